@@ -1,0 +1,113 @@
+// Runs the extension's test suite inside a real VS Code through @vscode/test-electron's runTests.
+// By default runTests starts our code-server launcher (code-server from npm + Debian's Chromium,
+// see shared VSCODE-TESTING.md); CHAIN_EXPLORER_VSCODE=desktop lets runTests download and use
+// desktop VS Code instead; CHAIN_EXPLORER_VSCODE_LAUNCHER=/path picks another executable.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runTests } from '@vscode/test-electron';
+import * as esbuild from 'esbuild';
+import { ensureVsCodeTools } from './installTools';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const suiteOutDir = path.join(repoRoot, 'dist', 'vscode-suite');
+
+export interface SuiteResult {
+  passed: number;
+  failed: number;
+}
+
+/** Builds dist/extension.js the way esbuild.mjs does, so `npm run test:vscode` tests current code. */
+async function buildExtension(): Promise<void> {
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'extension', 'main.ts')],
+    outfile: path.join(repoRoot, 'dist', 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    external: ['vscode'],
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
+async function buildSuite(): Promise<string> {
+  const suiteDir = path.join(__dirname, 'suite');
+  const entries = fs.readdirSync(suiteDir).filter((f) => f === 'index.ts' || f.endsWith('.test.ts')).map((f) => path.join(suiteDir, f));
+  fs.rmSync(suiteOutDir, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: entries,
+    outdir: suiteOutDir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
+  });
+  return path.join(suiteOutDir, 'index.js');
+}
+
+function useDesktop(): boolean {
+  return process.env.CHAIN_EXPLORER_VSCODE === 'desktop';
+}
+
+function launcherPath(): string {
+  return process.env.CHAIN_EXPLORER_VSCODE_LAUNCHER ?? path.join(__dirname, 'code-server-launcher.sh');
+}
+
+/** The mocha suite inside the extension host; counts come back through a JSON file. */
+async function runExtensionHostSuite(extensionTestsPath: string): Promise<SuiteResult> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-explorer-vscode-run-'));
+  const workspace = path.join(work, 'workspace');
+  fs.mkdirSync(workspace);
+  const resultsFile = path.join(work, 'results.json');
+  let exitCode = 0;
+  try {
+    exitCode = await runTests({
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath,
+      launchArgs: [workspace, '--disable-extensions'],
+      extensionTestsEnv: { CHAIN_EXPLORER_VSCODE_RESULTS: resultsFile },
+      ...(useDesktop() ? {} : { vscodeExecutablePath: launcherPath() }),
+    });
+  } catch (error) {
+    console.error(`[vscode] ${error instanceof Error ? error.message : String(error)}`);
+    exitCode = 1;
+  }
+  let counts: SuiteResult = { passed: 0, failed: 0 };
+  if (fs.existsSync(resultsFile)) {
+    const parsed = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as SuiteResult;
+    counts = { passed: parsed.passed, failed: parsed.failed };
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+  // A run that crashed, hung or never reported still counts as a failure.
+  if (exitCode !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+export async function runVsCodeSuite(): Promise<SuiteResult> {
+  await buildExtension();
+  const extensionTestsPath = await buildSuite();
+  if (!useDesktop() && !process.env.CHAIN_EXPLORER_VSCODE_LAUNCHER) ensureVsCodeTools();
+  const hostCounts = await runExtensionHostSuite(extensionTestsPath);
+  console.log(`[vscode] extension host suite: ${hostCounts.passed} passed, ${hostCounts.failed} failed`);
+  return hostCounts;
+}
+
+if (require.main === module) {
+  runVsCodeSuite().then(
+    (result) => {
+      console.log(`${result.passed} passed, ${result.failed} failed`);
+      process.exit(result.failed > 0 ? 1 : 0);
+    },
+    (error) => {
+      console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+      console.log('0 passed, 1 failed');
+      process.exit(1);
+    },
+  );
+}
