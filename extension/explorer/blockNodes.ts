@@ -1,0 +1,180 @@
+// Tree nodes for the block at the current tag: header fields, transactions, receipts, logs.
+// Pure functions from JSON-RPC results to NodeSpec. No vscode import.
+import { blockTitle } from './blockTitle';
+import { HEADER_FIELDS, hexAsDecimal, headerFieldDisplay, shortHex, weiAsEth } from './format';
+import type {
+  BlockJson, EndpointView, FilterLogs, Loaded, NodeSpec, ReceiptJson, TagView, TransactionJson,
+} from './nodeSpec';
+import { decodeTokenLog, type RawLog } from './tokenEvents';
+
+function errorNode(id: string, endpointId: string, error: string, needsDedicated = false): NodeSpec {
+  return {
+    id, endpointId, kind: 'error', collapsible: 'none',
+    label: needsDedicated ? 'needs a dedicated endpoint (HTTP 403)' : error,
+    description: needsDedicated ? 'public endpoint' : undefined,
+    tooltip: error, icon: 'warning', copyValue: error,
+  };
+}
+
+export function fieldNode(id: string, endpointId: string, name: string, value: unknown, display?: string): NodeSpec {
+  const raw = typeof value === 'string' ? value : JSON.stringify(value);
+  return {
+    id, endpointId, kind: 'field', collapsible: 'none', label: name,
+    description: display ?? raw, tooltip: `${name}: ${raw}`, copyValue: raw,
+  };
+}
+
+/** The block's tag parameter for follow-up reads: its own number when sealed, else the tag. */
+export function blockParam(tag: 'latest' | 'pending', block: BlockJson | null | undefined): string {
+  return tag === 'latest' && block && typeof block.number === 'string' ? block.number : tag;
+}
+
+export function transactionNode(parentId: string, endpointId: string, tx: TransactionJson | string, index: number): NodeSpec {
+  if (typeof tx === 'string') {
+    return { id: `${parentId}/${tx}`, endpointId, kind: 'transaction', collapsible: 'none', label: `#${index} ${shortHex(tx, 10, 6)}`, copyValue: tx };
+  }
+  const id = `${parentId}/${tx.hash}`;
+  const to = tx.to ? shortHex(tx.to) : 'create';
+  const fields = Object.keys(tx).sort().map((key) => fieldNode(`${id}/${key}`, endpointId, key, tx[key],
+    key === 'value' ? `${weiAsEth(tx[key])}  (${String(tx[key])})`
+      : ['nonce', 'gas', 'transactionIndex', 'type', 'blockNumber', 'chainId'].includes(key) ? `${hexAsDecimal(tx[key])}` : undefined));
+  return {
+    id, endpointId, kind: 'transaction', collapsible: 'collapsed', icon: 'arrow-swap',
+    label: `#${index} ${shortHex(tx.hash, 10, 6)}`,
+    description: `${shortHex(tx.from)} → ${to} · ${weiAsEth(tx.value)} · nonce ${hexAsDecimal(tx.nonce)}`,
+    tooltip: `${tx.hash}\nfrom ${tx.from}\nto ${tx.to ?? '(contract creation)'}`,
+    copyValue: tx.hash,
+    json: { title: `tx-${tx.hash.slice(0, 10)}`, value: tx },
+    request: { method: 'eth_getTransactionByHash', params: [tx.hash] },
+    children: fields,
+  };
+}
+
+export function receiptNode(parentId: string, endpointId: string, receipt: ReceiptJson, decimals: number, symbol: string): NodeSpec {
+  const id = `${parentId}/${receipt.transactionHash}`;
+  const ok = receipt.status === '0x1';
+  const logs = (receipt.logs ?? []) as Record<string, unknown>[];
+  return {
+    id, endpointId, kind: 'receipt', collapsible: 'collapsed', icon: ok ? 'pass' : 'error',
+    label: shortHex(receipt.transactionHash, 10, 6),
+    description: `${ok ? 'success' : `failed (${String(receipt.status)})`} · gas ${hexAsDecimal(receipt.gasUsed)} · ${logs.length} log${logs.length === 1 ? '' : 's'}`,
+    copyValue: receipt.transactionHash,
+    json: { title: `receipt-${receipt.transactionHash.slice(0, 10)}`, value: receipt },
+    request: { method: 'eth_getTransactionReceipt', params: [receipt.transactionHash] },
+    children: [
+      fieldNode(`${id}/status`, endpointId, 'status', receipt.status, ok ? 'success (0x1)' : `failed (${String(receipt.status)})`),
+      fieldNode(`${id}/gasUsed`, endpointId, 'gasUsed', receipt.gasUsed, hexAsDecimal(receipt.gasUsed)),
+      ...('cumulativeGasUsed' in receipt ? [fieldNode(`${id}/cumulativeGasUsed`, endpointId, 'cumulativeGasUsed', receipt.cumulativeGasUsed, hexAsDecimal(receipt.cumulativeGasUsed))] : []),
+      ...('effectiveGasPrice' in receipt ? [fieldNode(`${id}/effectiveGasPrice`, endpointId, 'effectiveGasPrice', receipt.effectiveGasPrice, `${hexAsDecimal(receipt.effectiveGasPrice)} wei`)] : []),
+      ...logs.map((log, i) => logNode(`${id}/logs`, endpointId, log, i, decimals, symbol)),
+    ],
+  };
+}
+
+export function logNode(parentId: string, endpointId: string, log: Record<string, unknown>, index: number, decimals: number, symbol: string): NodeSpec {
+  const raw = log as unknown as RawLog;
+  const key = `${String(log.transactionHash ?? '')}:${String(log.logIndex ?? index)}`;
+  const id = `${parentId}/${key}`;
+  const decoded = decodeTokenLog(raw, decimals, symbol);
+  const children = decoded
+    ? decoded.args.map((a) => fieldNode(`${id}/${a.name}`, endpointId, a.name, a.value))
+    : [
+      fieldNode(`${id}/address`, endpointId, 'address', raw.address),
+      ...raw.topics.map((t, i) => fieldNode(`${id}/topic${i}`, endpointId, `topic${i}`, t)),
+      fieldNode(`${id}/data`, endpointId, 'data', raw.data),
+    ];
+  return {
+    id, endpointId, kind: 'log', collapsible: 'collapsed', icon: decoded ? 'symbol-event' : 'note',
+    label: decoded ? decoded.summary : `log ${shortHex(raw.topics[0] ?? '(anonymous)', 10, 6)}`,
+    description: `${raw.removed ? 'removed · ' : ''}tx ${shortHex(raw.transactionHash ?? '')} #${hexAsDecimal(raw.logIndex)}`,
+    json: { title: `log-${key.slice(0, 10)}`, value: log },
+    copyValue: JSON.stringify(log),
+    children,
+  };
+}
+
+function receiptsNode(ep: EndpointView, parentId: string, param: string, txCount: number, decimals: number, symbol: string): NodeSpec {
+  const id = `${parentId}/receipts`;
+  const request = { method: 'eth_getBlockReceipts', params: [param] };
+  const base: NodeSpec = {
+    id, endpointId: ep.id, kind: 'receipts', collapsible: 'collapsed', icon: 'checklist', label: 'Receipts',
+    section: 'receipts', request,
+  };
+  const loaded = ep.receipts;
+  if (!ep.open.has('receipts') || !loaded) return { ...base, description: `${txCount}` };
+  if (!loaded.ok) {
+    return { ...base, description: loaded.needsDedicated ? 'HTTP 403' : 'error', children: [errorNode(`${id}/error`, ep.id, loaded.error, loaded.needsDedicated)] };
+  }
+  return {
+    ...base,
+    description: `${loaded.value.length}`,
+    json: { title: `receipts-${param}`, value: loaded.value },
+    children: loaded.value.map((r) => receiptNode(id, ep.id, r, decimals, symbol)),
+  };
+}
+
+function logsNode(ep: EndpointView, parentId: string, decimals: number, symbol: string): NodeSpec {
+  const id = `${parentId}/logs`;
+  const base: NodeSpec = { id, endpointId: ep.id, kind: 'logs', collapsible: 'collapsed', icon: 'list-filter', label: 'Logs', section: 'logs' };
+  const loaded: Loaded<FilterLogs[]> | undefined = ep.logs;
+  if (!ep.open.has('logs') || !loaded) return base;
+  if (!loaded.ok) return { ...base, description: 'error', children: [errorNode(`${id}/error`, ep.id, loaded.error)] };
+  if (loaded.value.length === 0) {
+    return { ...base, children: [{ id: `${id}/none`, endpointId: ep.id, kind: 'message', collapsible: 'none', label: 'no log filter configured', description: 'chainExplorer.logFilters' }] };
+  }
+  return {
+    ...base,
+    description: `${loaded.value.reduce((n, f) => n + f.logs.length, 0)}`,
+    children: loaded.value.map((f) => ({
+      id: `${id}/${f.filter.name}`, endpointId: ep.id, kind: 'logFilter' as const, collapsible: 'collapsed' as const, icon: 'filter',
+      label: f.filter.name, description: `${f.logs.length}`,
+      json: { title: `logs-${f.filter.name}`, value: f.logs },
+      children: f.logs.map((log, i) => logNode(`${id}/${f.filter.name}`, ep.id, log, i, decimals, symbol)),
+    })),
+  };
+}
+
+/** The node of the block at the current tag, with its fields, transactions, receipts and logs. */
+export function blockNode(ep: EndpointView, tagView: TagView, token?: { decimals: number; symbol: string }): NodeSpec {
+  const id = `${ep.id}/block`;
+  const loaded = ep.block;
+  const head = ep.overview?.ok ? ep.overview.value.head : undefined;
+  const base: NodeSpec = {
+    id, endpointId: ep.id, kind: 'block', collapsible: 'collapsed', icon: tagView.tag === 'pending' ? 'pulse' : 'package',
+    label: tagView.tag, request: { method: 'eth_getBlockByNumber', params: [tagView.tag, true] },
+  };
+  if (!loaded) return { ...base, description: 'loading…', children: [] };
+  if (!loaded.ok) return { ...base, description: 'error', children: [errorNode(`${id}/error`, ep.id, loaded.error)] };
+  const block = loaded.value;
+  const title = blockTitle(tagView.tag, block, head);
+  if (!block) return { ...base, label: title.label, children: [] };
+  const decimals = token?.decimals ?? 6;
+  const symbol = token?.symbol ?? '';
+  const param = blockParam(tagView.tag, block);
+  const txs = block.transactions;
+  const fields = HEADER_FIELDS.filter((f) => f in block).map((f) => fieldNode(`${id}/field/${f}`, ep.id, f, block[f], headerFieldDisplay(f, block[f])));
+  const numberField = fields.find((f) => f.label === 'number');
+  if (numberField && block.number === null && title.number !== undefined) numberField.description = `null (pending: latest+1 = ${title.number})`;
+  const hashField = fields.find((f) => f.label === 'hash');
+  if (hashField && typeof block.hash === 'string' && title.description === 'not sealed') hashField.description = `${block.hash.slice(0, 10)}… (zero: not sealed)`;
+  return {
+    ...base,
+    label: title.label,
+    description: `${title.description} · ${txs.length} tx`,
+    copyValue: typeof block.hash === 'string' ? block.hash : undefined,
+    json: { title: `block-${title.label.replace(/[^a-z0-9]+/gi, '-')}`, value: block },
+    children: [
+      {
+        id: `${id}/transactions`, endpointId: ep.id, kind: 'transactions', collapsible: 'expanded', icon: 'list-ordered',
+        label: 'Transactions', description: `${txs.length}`,
+        children: txs.map((tx, i) => transactionNode(`${id}/transactions`, ep.id, tx, i)),
+      },
+      receiptsNode(ep, id, param, txs.length, decimals, symbol),
+      logsNode(ep, id, decimals, symbol),
+      {
+        id: `${id}/header`, endpointId: ep.id, kind: 'message', collapsible: 'collapsed', icon: 'symbol-field',
+        label: 'Header', description: `${fields.length} fields`, children: fields,
+      },
+    ],
+  };
+}

@@ -1,0 +1,132 @@
+// The explorer's tree as plain data: built by pure functions from JSON-RPC results, compared by
+// changeDetection.ts, rendered by treeProvider.ts. No vscode import.
+
+export type NodeKind =
+  | 'endpoint' | 'block' | 'field' | 'transactions' | 'transaction' | 'receipts' | 'receipt' | 'logs' | 'logFilter'
+  | 'log' | 'accounts' | 'account' | 'storage' | 'slot' | 'token' | 'tagHead' | 'error' | 'message';
+
+/** Parts of an endpoint that load only when first expanded (and are polled only once loaded). */
+export type SectionKey = 'receipts' | 'logs' | 'accounts' | 'storage' | 'token';
+
+export interface NodeRequest {
+  method: string;
+  params: unknown[];
+}
+
+export interface NodeSpec {
+  /** Stable across refreshes: VS Code keeps expansion and selection by it. */
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  kind: NodeKind;
+  /** A codicon name. */
+  icon?: string;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  /** What "Copy Value" puts on the clipboard. */
+  copyValue?: string;
+  /** What "Open as JSON" shows. */
+  json?: { title: string; value: unknown };
+  /** The request behind this node, for "Copy Request as curl". */
+  request?: NodeRequest;
+  endpointId: string;
+  /** Set on the node whose children load on first expand. */
+  section?: SectionKey;
+  /** undefined: not loaded yet (a lazy section). */
+  children?: NodeSpec[];
+}
+
+export type Loaded<T> = { ok: true; value: T } | { ok: false; error: string; needsDedicated?: boolean };
+
+/** What the explorer shows for one endpoint at one moment. */
+export interface EndpointView {
+  id: string;
+  name: string;
+  /** Masked when the URL holds a key. */
+  displayUrl: string;
+  /** The URL to put into "copy as curl": masked too when it holds a key. */
+  curlUrl: string;
+  overview?: Loaded<Overview>;
+  block?: Loaded<BlockJson | null>;
+  receipts?: Loaded<ReceiptJson[]>;
+  logs?: Loaded<FilterLogs[]>;
+  accounts?: Loaded<AccountData[]>;
+  storage?: Loaded<SlotData[]>;
+  token?: Loaded<TokenData>;
+  /** Sections the user has expanded. */
+  open: ReadonlySet<SectionKey>;
+}
+
+export interface Overview {
+  chainId: string;
+  clientVersion: string;
+  head: string;
+  safe?: string | null;
+  finalized?: string | null;
+}
+
+export type BlockJson = Record<string, unknown> & {
+  number: string | null;
+  hash: string | null;
+  transactions: (TransactionJson | string)[];
+};
+
+export type TransactionJson = Record<string, unknown> & {
+  hash: string;
+  from?: string;
+  to?: string | null;
+  value?: string;
+  nonce?: string;
+};
+
+export type ReceiptJson = Record<string, unknown> & {
+  transactionHash: string;
+  status?: string;
+  gasUsed?: string;
+  logs?: unknown[];
+};
+
+export interface LogFilterSetting {
+  name: string;
+  address?: string | string[];
+  topics?: (string | string[] | null)[];
+}
+
+export interface FilterLogs {
+  filter: LogFilterSetting;
+  logs: Record<string, unknown>[];
+}
+
+export interface AccountData {
+  address: string;
+  nonceLatest: string;
+  noncePending: string;
+  balance: string;
+  tokenBalance?: string;
+}
+
+export interface SlotSetting {
+  address: string;
+  slot: string;
+  label?: string;
+}
+
+export interface SlotData extends SlotSetting {
+  value: string;
+}
+
+export interface TokenData {
+  address: string;
+  name?: string;
+  symbol?: string;
+  version?: string;
+  decimals?: number;
+  totalSupply?: string;
+  paused?: boolean;
+}
+
+/** The tag the block node shows, and how many pending refreshes were seen for its number. */
+export interface TagView {
+  tag: 'latest' | 'pending';
+  pendingRefreshes: number;
+}
