@@ -1,0 +1,32 @@
+// One build for every product: the mock node's CLI (runnable on its own), the mock node's
+// library entry (for tests and the extension), the extension host entry and the language server.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  { ...common, entryPoints: ['mock-node/cli.ts'], outfile: 'dist/mock-node.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['mock-node/index.ts'], outfile: 'dist/mock-node-lib.js' },
+  { ...common, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('esbuild: watching');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

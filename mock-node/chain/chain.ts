@@ -1,0 +1,472 @@
+// The chain: sealed blocks, the block being built and its flashblocks, the transaction queue,
+// and every change to them. All changes run one at a time (the builder is the only writer);
+// reads answer from immutable BlockRecords and never wait for the builder.
+import { EventEmitter } from 'node:events';
+import { concat, toBeHex } from 'ethers';
+import type { MockNodeOptions } from '../options';
+import { flashblocksPerBlock } from '../options';
+import { StateTrie } from '../state/stateTrie';
+import { StateDraft, type AccountRecord } from '../state/worldState';
+import { applyTransaction, type NativeContracts } from '../execution/execute';
+import type { BlockEnvironment } from '../execution/nativeContract';
+import { maxFeePerGas, validateStatic } from '../execution/transaction';
+import { ErrorCode, RpcError, invalidInput } from '../rpc/errors';
+import { nextBaseFee } from './baseFee';
+import { bloomOfLogs } from './bloom';
+import { BlockInProgress } from './blockInProgress';
+import { ChainClock } from './clock';
+import { addressKey, type Hex } from './hex';
+import { TransactionQueue } from './transactionQueue';
+import type { BlockRecord, IncludedTransaction, TransactionRecord } from './types';
+
+/** Base's fee vault: where the sequencer's fees go on OP Stack chains. */
+export const DEFAULT_COINBASE: Hex = '0x4200000000000000000000000000000000000011';
+
+export interface ChainEvents {
+  /** A flashblock was cut: the new pending snapshot and the transactions it added. */
+  flashblock: [pending: BlockRecord, added: IncludedTransaction[]];
+  /** A block was sealed. */
+  block: [block: BlockRecord];
+  /** A transaction entered the queue. */
+  pendingTransaction: [tx: TransactionRecord];
+  /** Canonical blocks were replaced (reorg, revert): the removed ones, newest first. */
+  removed: [blocks: BlockRecord[]];
+}
+
+export interface GenesisAlloc {
+  accounts: Map<Hex, AccountRecord>;
+  storage: Map<Hex, Map<bigint, bigint>>;
+}
+
+interface Waiter {
+  resolve: (included: IncludedTransaction) => void;
+  reject: (error: Error) => void;
+}
+
+interface Snapshot {
+  head: bigint;
+  queued: TransactionRecord[];
+  clock: ReturnType<ChainClock['save']>;
+}
+
+export class Chain extends EventEmitter<ChainEvents> {
+  readonly clock = new ChainClock();
+  private readonly blocks: BlockRecord[] = [];
+  private readonly byHash = new Map<Hex, BlockRecord>();
+  private readonly txLocation = new Map<Hex, { block: bigint; index: number }>();
+  private readonly queue = new TransactionQueue();
+  private readonly waiters = new Map<Hex, Waiter[]>();
+  private readonly snapshots = new Map<number, Snapshot>();
+  private nextSnapshotId = 1;
+  private building!: BlockInProgress;
+  private pendingSnapshot!: BlockRecord;
+  private tail: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private readonly perBlock: number;
+
+  private constructor(
+    readonly options: MockNodeOptions,
+    readonly contracts: NativeContracts,
+    private readonly stateTrie: StateTrie,
+  ) {
+    super();
+    this.perBlock = flashblocksPerBlock(options);
+  }
+
+  static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc): Promise<Chain> {
+    const trie = new StateTrie();
+    const chain = new Chain(options, contracts, trie);
+    const state = await trie.genesis(alloc.accounts, alloc.storage);
+    const timestamp = BigInt(options.genesisTimestamp ?? Math.floor(Date.now() / 1000));
+    const genesisParent: BlockRecord = {
+      header: undefined as never,
+      hash: '0x' + '00'.repeat(32),
+      size: 0,
+      transactions: [],
+      logs: [],
+      state,
+      sealed: true,
+      flashblockIndex: 0,
+    };
+    const genesis = new BlockInProgress(
+      { number: 0n, parent: genesisParent, gasLimit: options.gasLimit, baseFeePerGas: options.initialBaseFee, coinbase: DEFAULT_COINBASE, extraData: chain.extraData() },
+      timestamp,
+    );
+    genesis.flashblockIndex = 0;
+    chain.addSealed(genesis.snapshot(true));
+    await chain.startBlock();
+    return chain;
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  get latest(): BlockRecord {
+    return this.blocks[this.blocks.length - 1];
+  }
+
+  get pending(): BlockRecord {
+    return this.pendingSnapshot;
+  }
+
+  get head(): bigint {
+    return BigInt(this.blocks.length - 1);
+  }
+
+  /** Flashblocks per block in auto mode. */
+  get flashblocksPerBlock(): number {
+    return this.perBlock;
+  }
+
+  blockByNumber(number: bigint): BlockRecord | undefined {
+    return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined;
+  }
+
+  blockByHash(hash: Hex): BlockRecord | undefined {
+    return this.byHash.get(hash.toLowerCase());
+  }
+
+  safeNumber(): bigint {
+    const n = this.head - BigInt(this.options.safeDepth);
+    return n > 0n ? n : 0n;
+  }
+
+  finalizedNumber(): bigint {
+    const n = this.head - BigInt(this.options.finalizedDepth);
+    return n > 0n ? n : 0n;
+  }
+
+  /** A transaction that is sealed or pre-confirmed, with the block it is in. */
+  findTransaction(hash: Hex): { block: BlockRecord; included: IncludedTransaction } | undefined {
+    const key = hash.toLowerCase();
+    const location = this.txLocation.get(key);
+    if (location) {
+      const block = this.blocks[Number(location.block)];
+      return { block, included: block.transactions[location.index] };
+    }
+    const pending = this.pendingSnapshot;
+    const included = pending.transactions.find((item) => item.tx.hash === key);
+    return included ? { block: pending, included } : undefined;
+  }
+
+  /** A transaction still waiting in the queue. */
+  queuedTransaction(hash: Hex): TransactionRecord | undefined {
+    return this.queue.get(hash.toLowerCase());
+  }
+
+  queuedTransactions(): TransactionRecord[] {
+    return this.queue.list();
+  }
+
+  /** The nonce the node would give a dev account's next transaction (pre-confirmed plus queued). */
+  nextNonce(address: Hex): bigint {
+    const sender = addressKey(address);
+    return this.queue.nextNonce(sender, this.pendingSnapshot.state.account(sender).nonce);
+  }
+
+  /** The environment of the block being built (for pending calls) or of a sealed block. */
+  environment(block: BlockRecord): BlockEnvironment {
+    return {
+      number: block.header.number,
+      timestamp: block.header.timestamp,
+      chainId: this.options.chainId,
+      coinbase: block.header.miner,
+      baseFeePerGas: block.header.baseFeePerGas,
+    };
+  }
+
+  /** The environment a call "at latest" runs in: geth uses the latest header. */
+  baseFeeForNextBlock(): bigint {
+    return this.pendingSnapshot.header.baseFeePerGas;
+  }
+
+  // ---- transaction intake ------------------------------------------------------------------
+
+  /** Validates and queues a signed transaction; it runs in the next flashblock. */
+  submit(tx: TransactionRecord): Hex {
+    validateStatic(tx, this.options.chainId, this.options.gasLimit);
+    if (this.queue.has(tx.hash) || this.findTransaction(tx.hash)) throw invalidInput('already known');
+    const state = this.pendingSnapshot.state;
+    const account = state.account(tx.from);
+    if (tx.nonce < account.nonce) {
+      throw invalidInput(`nonce too low: next nonce ${account.nonce}, tx nonce ${tx.nonce}`);
+    }
+    const existing = this.queue.sameNonce(tx);
+    if (existing && maxFeePerGas(tx) * 10n < maxFeePerGas(existing) * 11n) {
+      throw invalidInput('replacement transaction underpriced');
+    }
+    const baseFee = this.pendingSnapshot.header.baseFeePerGas;
+    if (maxFeePerGas(tx) < baseFee) {
+      throw invalidInput(`max fee per gas less than block base fee: address ${tx.from}, maxFeePerGas: ${maxFeePerGas(tx)}, baseFee: ${baseFee}`);
+    }
+    const cost = tx.gasLimit * maxFeePerGas(tx) + tx.value;
+    if (account.balance < cost) {
+      throw invalidInput(
+        `insufficient funds for gas * price + value: balance ${account.balance}, tx cost ${cost}, overshot ${cost - account.balance}`,
+      );
+    }
+    if (existing) this.rejectWaiters(existing.hash, new RpcError(ErrorCode.TransactionRejected, 'transaction replaced'));
+    this.queue.add(tx);
+    this.emit('pendingTransaction', tx);
+    return tx.hash;
+  }
+
+  /** Resolves once the transaction is pre-confirmed (in a flashblock); rejects on timeout or drop. */
+  waitForPreconfirmation(hash: Hex, timeoutMs: number): Promise<IncludedTransaction> {
+    const found = this.findTransaction(hash);
+    if (found) return Promise.resolve(found.included);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.removeWaiter(hash, waiter);
+        reject(new RpcError(ErrorCode.InvalidInput, `transaction ${hash} was not pre-confirmed within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter: Waiter = {
+        resolve: (included) => {
+          clearTimeout(timer);
+          resolve(included);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      const list = this.waiters.get(hash) ?? [];
+      list.push(waiter);
+      this.waiters.set(hash, list);
+    });
+  }
+
+  // ---- building ----------------------------------------------------------------------------
+
+  /** Cuts one flashblock now: executes what is queued onto the pending block. */
+  cutFlashblock(): Promise<BlockRecord> {
+    return this.exclusive(() => this.flashblock());
+  }
+
+  /** Seals `count` blocks (the first with everything queued), as evm_mine does. */
+  mine(count = 1, timestamp?: bigint): Promise<BlockRecord> {
+    return this.exclusive(async () => {
+      let last = this.latest;
+      for (let i = 0; i < count; i++) {
+        if (timestamp !== undefined && i === 0) this.clock.setNextTimestamp(timestamp);
+        await this.flashblock();
+        last = await this.seal();
+      }
+      return last;
+    });
+  }
+
+  /** Applies a state change outside any transaction (anvil_setBalance, mock_mint ...) on top of pending. */
+  applySystemChange(label: string, change: (draft: StateDraft, env: BlockEnvironment) => void): Promise<void> {
+    return this.exclusive(async () => {
+      const draft = new StateDraft(this.building.state);
+      change(draft, this.environment(this.pendingSnapshot));
+      const state = await this.stateTrie.commit(this.building.state, draft);
+      await this.building.append([], state);
+      this.pendingSnapshot = this.building.snapshot(false);
+      this.emit('flashblock', this.pendingSnapshot, []);
+      void label;
+    });
+  }
+
+  /** Starts the flashblock and block timers (auto mode). */
+  startTimers(): void {
+    if (!this.options.auto || this.timer) return;
+    const interval = this.options.flashblockMs;
+    const started = Date.now();
+    let ticks = 0;
+    const schedule = () => {
+      ticks++;
+      const delay = Math.max(0, started + ticks * interval - Date.now());
+      this.timer = setTimeout(onTick, delay);
+      this.timer.unref();
+    };
+    const onTick = () => {
+      schedule();
+      if (this.ticking) return; // a slow tick is skipped, never queued up
+      this.ticking = true;
+      this.exclusive(() => this.tick())
+        .catch((error: unknown) => console.error('mock node: flashblock failed:', error))
+        .finally(() => {
+          this.ticking = false;
+        });
+    };
+    schedule();
+  }
+
+  stopTimers(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  // ---- snapshots (evm_snapshot / evm_revert) ----------------------------------------------
+
+  takeSnapshot(): number {
+    const id = this.nextSnapshotId++;
+    const queued = [...this.pendingSnapshot.transactions.map((item) => item.tx), ...this.queue.list()];
+    this.snapshots.set(id, { head: this.head, queued, clock: this.clock.save() });
+    return id;
+  }
+
+  revertToSnapshot(id: number): Promise<boolean> {
+    return this.exclusive(async () => {
+      const snapshot = this.snapshots.get(id);
+      if (!snapshot) return false;
+      for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+      await this.rewindTo(snapshot.head);
+      this.queue.clear();
+      for (const tx of snapshot.queued) this.queue.add(tx);
+      this.clock.restore(snapshot.clock);
+      await this.startBlock();
+      return true;
+    });
+  }
+
+  /**
+   * Drops every sealed block above `number` and the pending block (their transactions are
+   * returned). Must run inside `exclusive`; the caller starts a new block afterwards.
+   */
+  async rewindTo(number: bigint): Promise<TransactionRecord[]> {
+    const removed: BlockRecord[] = [];
+    const returned: TransactionRecord[] = this.building.included.map((item) => item.tx);
+    while (this.head > number) {
+      const block = this.blocks.pop()!;
+      this.byHash.delete(block.hash);
+      for (const item of block.transactions) this.txLocation.delete(item.tx.hash);
+      removed.push(block);
+    }
+    for (const block of [...removed].reverse()) returned.unshift(...block.transactions.map((item) => item.tx));
+    if (removed.length > 0) this.emit('removed', removed);
+    return returned;
+  }
+
+  /** Runs a change to the chain after every change before it has finished. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Seals the block in progress. Must run inside `exclusive`. */
+  async sealNow(): Promise<BlockRecord> {
+    return this.seal();
+  }
+
+  /** Starts a new block over the current head and cuts its flashblock 0. Must run inside `exclusive`. */
+  async startBlock(): Promise<void> {
+    const parent = this.latest;
+    const baseFee = nextBaseFee(
+      { baseFeePerGas: parent.header.baseFeePerGas, gasUsed: parent.header.gasUsed, gasLimit: parent.header.gasLimit },
+      { elasticity: this.options.baseFeeElasticity, denominator: this.options.baseFeeDenominator, minBaseFee: this.options.minBaseFee },
+    );
+    this.building = new BlockInProgress(
+      { number: parent.header.number + 1n, parent, gasLimit: this.options.gasLimit, baseFeePerGas: baseFee, coinbase: DEFAULT_COINBASE, extraData: this.extraData() },
+      this.clock.stampFor(parent.header.timestamp),
+    );
+    await this.flashblock();
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private async tick(): Promise<void> {
+    if (this.building.flashblockIndex >= this.perBlock - 1) {
+      await this.seal();
+    } else {
+      await this.flashblock();
+    }
+  }
+
+  private async flashblock(): Promise<BlockRecord> {
+    const block = this.building;
+    if (!block.timestampFixed) block.timestamp = this.clock.stampFor(block.params.parent.header.timestamp);
+    const env: BlockEnvironment = {
+      number: block.number,
+      timestamp: block.timestamp,
+      chainId: this.options.chainId,
+      coinbase: block.params.coinbase,
+      baseFeePerGas: block.params.baseFeePerGas,
+    };
+    const draft = new StateDraft(block.state);
+    const added: IncludedTransaction[] = [];
+    const dropped: { tx: TransactionRecord; reason: string }[] = [];
+    let gasUsed = block.gasUsed;
+    let logCount = block.logs.length;
+    let progress = true;
+    while (progress && this.queue.size > 0) {
+      progress = false;
+      for (const tx of this.queue.list()) {
+        const index = block.included.length + added.length;
+        const result = applyTransaction(draft, tx, env, this.contracts, this.options.gasLimit - gasUsed, logCount, index);
+        if ('problem' in result) {
+          if (result.problem === 'nonce-too-low' || result.problem === 'insufficient-funds') {
+            this.queue.remove(tx);
+            dropped.push({ tx, reason: result.problem === 'nonce-too-low' ? 'nonce too low' : 'insufficient funds for gas * price + value' });
+          }
+          continue;
+        }
+        this.queue.remove(tx);
+        gasUsed += result.receipt.gasUsed;
+        logCount += result.receipt.logs.length;
+        added.push({
+          tx,
+          index,
+          receipt: { ...result.receipt, cumulativeGasUsed: gasUsed, logsBloom: bloomOfLogs(result.receipt.logs) },
+        });
+        progress = true;
+      }
+    }
+    if (added.length > 0) block.timestampFixed = true;
+    const state = await this.stateTrie.commit(block.state, draft);
+    await block.append(added, state);
+    block.flashblockIndex++;
+    this.pendingSnapshot = block.snapshot(false);
+    for (const item of added) this.resolveWaiters(item.tx.hash, item);
+    for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new RpcError(ErrorCode.TransactionRejected, `transaction dropped: ${reason}`));
+    this.emit('flashblock', this.pendingSnapshot, added);
+    return this.pendingSnapshot;
+  }
+
+  private async seal(): Promise<BlockRecord> {
+    const block = this.building;
+    if (!block.timestampFixed) block.timestamp = this.clock.stampFor(block.params.parent.header.timestamp);
+    this.clock.consumeNextTimestamp(block.timestamp);
+    const sealed = block.snapshot(true);
+    this.addSealed(sealed);
+    this.emit('block', sealed);
+    await this.startBlock();
+    return sealed;
+  }
+
+  private addSealed(block: BlockRecord): void {
+    this.blocks.push(block);
+    this.byHash.set(block.hash, block);
+    for (const item of block.transactions) this.txLocation.set(item.tx.hash, { block: block.header.number, index: item.index });
+  }
+
+  /** OP Stack (Holocene) extraData: version 0, then the EIP-1559 denominator and elasticity as uint32. */
+  private extraData(): Hex {
+    return concat(['0x00', toBeHex(this.options.baseFeeDenominator, 4), toBeHex(this.options.baseFeeElasticity, 4)]);
+  }
+
+  private resolveWaiters(hash: Hex, included: IncludedTransaction): void {
+    const list = this.waiters.get(hash);
+    if (!list) return;
+    this.waiters.delete(hash);
+    for (const waiter of list) waiter.resolve(included);
+  }
+
+  private rejectWaiters(hash: Hex, error: Error): void {
+    const list = this.waiters.get(hash);
+    if (!list) return;
+    this.waiters.delete(hash);
+    for (const waiter of list) waiter.reject(error);
+  }
+
+  private removeWaiter(hash: Hex, waiter: Waiter): void {
+    const list = this.waiters.get(hash);
+    if (!list) return;
+    const remaining = list.filter((w) => w !== waiter);
+    if (remaining.length) this.waiters.set(hash, remaining);
+    else this.waiters.delete(hash);
+  }
+}

@@ -1,0 +1,60 @@
+// Transactions accepted but not yet pre-confirmed, in arrival order. A transaction whose nonce
+// is ahead of its sender's waits here until the gap is filled.
+import type { Hex } from './hex';
+import type { TransactionRecord } from './types';
+
+export class TransactionQueue {
+  private readonly byHash = new Map<Hex, TransactionRecord>();
+  private readonly bySenderNonce = new Map<string, TransactionRecord>();
+
+  get size(): number {
+    return this.byHash.size;
+  }
+
+  has(hash: Hex): boolean {
+    return this.byHash.has(hash);
+  }
+
+  get(hash: Hex): TransactionRecord | undefined {
+    return this.byHash.get(hash);
+  }
+
+  sameNonce(tx: TransactionRecord): TransactionRecord | undefined {
+    return this.bySenderNonce.get(key(tx));
+  }
+
+  add(tx: TransactionRecord): void {
+    const existing = this.bySenderNonce.get(key(tx));
+    if (existing) this.byHash.delete(existing.hash);
+    this.byHash.set(tx.hash, tx);
+    this.bySenderNonce.set(key(tx), tx);
+  }
+
+  remove(tx: TransactionRecord): void {
+    this.byHash.delete(tx.hash);
+    if (this.bySenderNonce.get(key(tx)) === tx) this.bySenderNonce.delete(key(tx));
+  }
+
+  /** Arrival order (a replacement keeps the position of its arrival). */
+  list(): TransactionRecord[] {
+    return [...this.byHash.values()];
+  }
+
+  /** Highest queued nonce + 1 for a sender whose confirmed nonce is `from`, following the chain without gaps. */
+  nextNonce(sender: Hex, from: bigint): bigint {
+    let nonce = from;
+    while (this.bySenderNonce.has(`${sender}:${nonce}`)) nonce++;
+    return nonce;
+  }
+
+  clear(): TransactionRecord[] {
+    const all = this.list();
+    this.byHash.clear();
+    this.bySenderNonce.clear();
+    return all;
+  }
+}
+
+function key(tx: TransactionRecord): string {
+  return `${tx.from}:${tx.nonce}`;
+}

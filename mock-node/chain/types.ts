@@ -1,0 +1,77 @@
+// The records the chain keeps: decoded transactions, their receipts and logs, and blocks
+// (sealed, or the pending block as of one flashblock). All of them are immutable once published.
+import type { BlockHeader } from './header';
+import type { Hex } from './hex';
+import type { StateLayer } from '../state/worldState';
+
+export type AccessList = { address: Hex; storageKeys: Hex[] }[];
+
+export interface TransactionRecord {
+  hash: Hex;
+  /** 0 legacy, 1 EIP-2930, 2 EIP-1559. */
+  type: number;
+  chainId: bigint | null;
+  nonce: bigint;
+  from: Hex;
+  to: Hex | null;
+  value: bigint;
+  input: Hex;
+  gasLimit: bigint;
+  /** Legacy and EIP-2930 only. */
+  gasPrice: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  accessList: AccessList | null;
+  v: bigint;
+  r: Hex;
+  s: Hex;
+  yParity: number;
+  /** Consensus encoding (what the transactions trie stores; the raw bytes that were sent). */
+  encoded: Hex;
+}
+
+export interface LogRecord {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+  /** Position of the log within its block. */
+  logIndex: number;
+  transactionIndex: number;
+  transactionHash: Hex;
+}
+
+export interface ReceiptRecord {
+  /** 1 success, 0 failure. */
+  status: 0 | 1;
+  gasUsed: bigint;
+  cumulativeGasUsed: bigint;
+  effectiveGasPrice: bigint;
+  logs: LogRecord[];
+  logsBloom: Hex;
+  contractAddress: Hex | null;
+  /** Revert reason when the token reverted with Error(string). */
+  revertReason?: string;
+  /** Raw revert data (for debugging clients). */
+  revertData?: Hex;
+}
+
+export interface IncludedTransaction {
+  tx: TransactionRecord;
+  receipt: ReceiptRecord;
+  index: number;
+}
+
+/** A sealed block, or the pending block as of one flashblock. */
+export interface BlockRecord {
+  header: BlockHeader;
+  /** Hash of the header (for a pending block, of the partial header at this flashblock). */
+  hash: Hex;
+  size: number;
+  transactions: readonly IncludedTransaction[];
+  logs: readonly LogRecord[];
+  /** State after the block (or after the flashblock). */
+  state: StateLayer;
+  sealed: boolean;
+  /** Index of the newest flashblock in this block (pending only; sealed blocks keep the last). */
+  flashblockIndex: number;
+}

@@ -1,0 +1,186 @@
+// Applying a transaction to a state draft, and running a call (eth_call / eth_estimateGas)
+// without keeping its effects. Value transfers are native; calls to a native contract run its
+// TypeScript implementation against its own storage slots.
+import { AbiCoder, dataSlice } from 'ethers';
+import type { Hex } from '../chain/hex';
+import type { LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
+import type { StateDraft } from '../state/worldState';
+import { intrinsicGas } from './intrinsicGas';
+import type { BlockEnvironment, CallOutcome, ContractStorage, NativeContract, NativeLog } from './nativeContract';
+import { effectiveGasPrice, maxFeePerGas } from './transaction';
+
+export class NativeContracts {
+  private readonly byAddress = new Map<Hex, NativeContract>();
+
+  constructor(contracts: readonly NativeContract[]) {
+    for (const contract of contracts) this.byAddress.set(contract.address.toLowerCase(), contract);
+  }
+
+  get(address: Hex | null): NativeContract | undefined {
+    return address ? this.byAddress.get(address) : undefined;
+  }
+
+  all(): NativeContract[] {
+    return [...this.byAddress.values()];
+  }
+}
+
+export interface CallRequest {
+  from: Hex;
+  to: Hex | null;
+  value: bigint;
+  input: Hex;
+  gasLimit: bigint;
+}
+
+export interface CallResult {
+  outcome: CallOutcome;
+  logs: NativeLog[];
+  logAddresses: Hex[];
+  /** Intrinsic plus execution gas. */
+  gasUsed: bigint;
+}
+
+export function storageOf(draft: StateDraft, address: Hex): ContractStorage {
+  return {
+    get: (slot) => draft.storage(address, slot),
+    set: (slot, value) => draft.setStorage(address, slot, value),
+  };
+}
+
+const ERROR_STRING_SELECTOR = '0x08c379a0';
+
+export function encodeRevertReason(reason: string): Hex {
+  return ERROR_STRING_SELECTOR + AbiCoder.defaultAbiCoder().encode(['string'], [reason]).slice(2);
+}
+
+export function decodeRevertReason(data: Hex): string | undefined {
+  if (!data.startsWith(ERROR_STRING_SELECTOR) || data.length < 10) return undefined;
+  try {
+    return AbiCoder.defaultAbiCoder().decode(['string'], dataSlice(data, 4))[0] as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs the message part of a transaction or call in a child draft: value transfer plus the
+ * native contract, if any. The child is merged into `draft` only on success.
+ */
+export function runMessage(
+  draft: StateDraft,
+  request: CallRequest,
+  env: BlockEnvironment,
+  contracts: NativeContracts,
+  options: { isStatic: boolean; origin: Hex },
+): CallResult {
+  const base = intrinsicGas(request.input, null);
+  const child = draft.child();
+  const logs: NativeLog[] = [];
+  const logAddresses: Hex[] = [];
+  if (request.value > 0n) {
+    if (child.account(request.from).balance < request.value) {
+      const reason = 'insufficient balance for transfer';
+      return { outcome: { ok: false, revertData: '0x', reason, gasUsed: 0n }, logs: [], logAddresses: [], gasUsed: base };
+    }
+    child.subtractBalance(request.from, request.value);
+    if (request.to) child.addBalance(request.to, request.value);
+  }
+  const contract = contracts.get(request.to);
+  let outcome: CallOutcome = { ok: true, returnData: '0x', gasUsed: 0n };
+  if (contract) {
+    try {
+      outcome = contract.call({
+        caller: request.from,
+        origin: options.origin,
+        address: contract.address,
+        value: request.value,
+        data: request.input,
+        block: env,
+        isStatic: options.isStatic,
+        storage: storageOf(child, contract.address),
+        emitLog: (log) => {
+          logs.push(log);
+          logAddresses.push(contract.address);
+        },
+      });
+    } catch (error) {
+      // A bug in a native contract must not take the node down: it reverts like an invalid opcode.
+      const reason = `native contract error: ${(error as Error).message}`;
+      outcome = { ok: false, revertData: '0x', reason, gasUsed: 0n };
+    }
+  }
+  const gasUsed = base + outcome.gasUsed;
+  if (outcome.ok && gasUsed <= request.gasLimit) {
+    child.mergeInto(draft);
+    return { outcome, logs, logAddresses, gasUsed };
+  }
+  if (outcome.ok) {
+    // Out of gas: everything the message did is undone and all gas is spent.
+    return { outcome: { ok: false, revertData: '0x', reason: 'out of gas', gasUsed: request.gasLimit }, logs: [], logAddresses: [], gasUsed: request.gasLimit };
+  }
+  return { outcome, logs: [], logAddresses: [], gasUsed: gasUsed < request.gasLimit ? gasUsed : request.gasLimit };
+}
+
+/** Why a queued transaction cannot be included right now. */
+export type InclusionProblem = 'nonce-too-low' | 'nonce-gap' | 'fee-below-base-fee' | 'insufficient-funds' | 'block-full';
+
+export interface AppliedTransaction {
+  receipt: Omit<ReceiptRecord, 'cumulativeGasUsed' | 'logsBloom'>;
+}
+
+/**
+ * Applies a signed transaction on top of `draft`: nonce, gas purchase, message, refund and the
+ * fee recipient's tip. Returns a problem instead when the transaction cannot be included.
+ */
+export function applyTransaction(
+  draft: StateDraft,
+  tx: TransactionRecord,
+  env: BlockEnvironment,
+  contracts: NativeContracts,
+  gasLeftInBlock: bigint,
+  firstLogIndex: number,
+  transactionIndex: number,
+): AppliedTransaction | { problem: InclusionProblem } {
+  const sender = draft.account(tx.from);
+  if (tx.nonce < sender.nonce) return { problem: 'nonce-too-low' };
+  if (tx.nonce > sender.nonce) return { problem: 'nonce-gap' };
+  if (maxFeePerGas(tx) < env.baseFeePerGas) return { problem: 'fee-below-base-fee' };
+  if (tx.gasLimit > gasLeftInBlock) return { problem: 'block-full' };
+  if (sender.balance < tx.gasLimit * maxFeePerGas(tx) + tx.value) return { problem: 'insufficient-funds' };
+
+  const price = effectiveGasPrice(tx, env.baseFeePerGas);
+  draft.updateAccount(tx.from, { nonce: sender.nonce + 1n, balance: sender.balance - tx.gasLimit * price });
+  const result = runMessage(
+    draft,
+    { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit },
+    env,
+    contracts,
+    { isStatic: false, origin: tx.from },
+  );
+  const gasUsed = result.gasUsed > tx.gasLimit ? tx.gasLimit : result.gasUsed;
+  draft.addBalance(tx.from, (tx.gasLimit - gasUsed) * price);
+  const tip = (price - env.baseFeePerGas) * gasUsed;
+  if (tip > 0n) draft.addBalance(env.coinbase, tip);
+
+  const logs: LogRecord[] = result.logs.map((log, i) => ({
+    address: result.logAddresses[i],
+    topics: log.topics.map((t) => t.toLowerCase()),
+    data: log.data.toLowerCase(),
+    logIndex: firstLogIndex + i,
+    transactionIndex,
+    transactionHash: tx.hash,
+  }));
+  const receipt: AppliedTransaction['receipt'] = {
+    status: result.outcome.ok ? 1 : 0,
+    gasUsed,
+    effectiveGasPrice: price,
+    logs,
+    contractAddress: null,
+  };
+  if (!result.outcome.ok) {
+    receipt.revertData = result.outcome.revertData;
+    receipt.revertReason = result.outcome.reason ?? decodeRevertReason(result.outcome.revertData);
+  }
+  return { receipt };
+}

@@ -1,0 +1,77 @@
+// The contract interface the node executes without an EVM. A native contract keeps all of its
+// state in its own storage slots (so eth_getStorageAt sees exactly what a Solidity contract with
+// the same layout would store) and answers ABI-encoded calldata with ABI-encoded return data.
+
+/** 0x-prefixed lowercase hex. */
+export type Hex = string;
+
+/** Read/write access to one contract's storage within the transaction being executed. */
+export interface ContractStorage {
+  /** The 32-byte slot value as an unsigned integer (0 when never written). */
+  get(slot: bigint): bigint;
+  /** Writes a slot; writing 0 clears it. */
+  set(slot: bigint, value: bigint): void;
+}
+
+/** The block the call executes in. */
+export interface BlockEnvironment {
+  readonly number: bigint;
+  /** Unix seconds; token time checks compare against this. */
+  readonly timestamp: bigint;
+  readonly chainId: bigint;
+  readonly coinbase: Hex;
+  readonly baseFeePerGas: bigint;
+}
+
+export interface NativeLog {
+  /** 0 to 4 topics, each 32-byte hex. */
+  readonly topics: Hex[];
+  readonly data: Hex;
+}
+
+export interface CallContext {
+  /** msg.sender, lowercase hex address. */
+  readonly caller: Hex;
+  /** tx.origin, lowercase hex address. */
+  readonly origin: Hex;
+  /** The contract's own address, lowercase hex. */
+  readonly address: Hex;
+  readonly value: bigint;
+  /** Calldata: selector + ABI-encoded arguments. */
+  readonly data: Hex;
+  readonly block: BlockEnvironment;
+  /** True for eth_call; a native contract may still write (the writes are discarded). */
+  readonly isStatic: boolean;
+  readonly storage: ContractStorage;
+  /** Appends a log emitted by this contract. Discarded if the call reverts. */
+  emitLog(log: NativeLog): void;
+}
+
+export type CallOutcome =
+  | { readonly ok: true; readonly returnData: Hex; readonly gasUsed: bigint }
+  | {
+      readonly ok: false;
+      /** ABI-encoded revert data, e.g. Error(string) (selector 0x08c379a0). */
+      readonly revertData: Hex;
+      /** The decoded reason string, when there is one. */
+      readonly reason?: string;
+      readonly gasUsed: bigint;
+    };
+
+/** Seeds a contract's storage at genesis. */
+export interface GenesisContext {
+  readonly storage: ContractStorage;
+  readonly chainId: bigint;
+  /** Dev account addresses, lowercase hex. */
+  readonly devAccounts: readonly Hex[];
+}
+
+export interface NativeContract {
+  /** Lowercase hex address the contract is deployed at. */
+  readonly address: Hex;
+  /** Runtime code reported by eth_getCode (its keccak is the account's codeHash). */
+  readonly code: Hex;
+  /** Executes one call; `gasUsed` in the outcome is the execution gas on top of the intrinsic gas. */
+  call(ctx: CallContext): CallOutcome;
+  genesis?(ctx: GenesisContext): void;
+}

@@ -1,0 +1,549 @@
+// The built-in EIP-3009 token as a native contract: FiatToken v2.2 (USDC) seen from outside.
+// Same ABI and selectors, same modifier order and revert strings, same events in the same order,
+// same storage layout. Each function below follows the token's own sequence of checks, so the
+// first failing condition decides the revert reason exactly as on USDC.
+import {
+  AbiCoder,
+  concat,
+  dataLength,
+  getBytes,
+  hexlify,
+  Interface,
+  keccak256,
+  recoverAddress,
+  toBeHex,
+  zeroPadValue,
+  type FunctionFragment,
+  type Result,
+} from 'ethers';
+import { encodeRevertReason } from '../execute';
+import type { CallContext, CallOutcome, GenesisContext, Hex, NativeContract } from '../nativeContract';
+import type { TokenOptions } from '../../options';
+import { EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS, TOKEN_SLOTS, TYPEHASHES, tokenDomainSeparator, type TokenEventName } from './abi';
+import { GAS, logGas, MeteredStorage } from './gas';
+import {
+  BLACKLIST_FLAG,
+  MAX_BALANCE,
+  MAX_UINT256,
+  TokenState,
+  balanceSlot,
+  minterAllowedSlot,
+  minterSlot,
+  packAddressAndBool,
+  addressToWord,
+  writeString,
+} from './storage';
+
+const ZERO_ADDRESS = '0x' + '00'.repeat(20);
+/** secp256k1n / 2: the largest `s` ECRecover accepts. */
+const HALF_CURVE_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+/** The allowance the owner gets as minter at genesis (unlimited for practical purposes). */
+const GENESIS_MINTER_ALLOWANCE = MAX_UINT256;
+
+/**
+ * Runtime code reported by eth_getCode. It is never executed (the node runs the TypeScript
+ * implementation); in a real EVM it would revert at once (PUSH0 PUSH0 REVERT), followed by a
+ * marker naming what it is.
+ */
+export const STABLE_TOKEN_CODE: Hex =
+  '0x5f5ffd' + Buffer.from('chain-mock-node native FiatTokenV2_2-compatible token', 'utf8').toString('hex');
+
+const abi = AbiCoder.defaultAbiCoder();
+export const STABLE_TOKEN_INTERFACE = new Interface(STABLE_TOKEN_ABI as unknown as string[]);
+
+/** A revert with an Error(string) reason, or with empty data when `reason` is undefined. */
+class Revert extends Error {
+  constructor(readonly reason?: string) {
+    super(reason ?? 'revert');
+  }
+}
+
+function require_(condition: boolean, reason: string): void {
+  if (!condition) throw new Revert(reason);
+}
+
+/** One call being executed. */
+class Invocation {
+  /** Gas other than storage (which MeteredStorage counts). */
+  gas: bigint;
+  readonly caller: Hex;
+  readonly state: TokenState;
+
+  constructor(
+    readonly ctx: CallContext,
+    readonly storage: MeteredStorage,
+    readonly token: StableToken,
+    view: boolean,
+  ) {
+    this.caller = ctx.caller.toLowerCase();
+    this.state = new TokenState(storage);
+    this.gas = GAS.callOverhead + (view ? GAS.viewFunction : GAS.writeFunction);
+  }
+
+  get now(): bigint {
+    return this.ctx.block.timestamp;
+  }
+
+  emit(event: TokenEventName, indexed: Hex[], data: Hex = '0x'): void {
+    const topics = [EVENT_TOPICS[event], ...indexed.map((t) => zeroPadValue(t, 32))];
+    this.gas += logGas(topics.length, dataLength(data));
+    this.ctx.emitLog({ topics, data });
+  }
+
+  totalGas(): bigint {
+    return this.gas + this.storage.gas;
+  }
+}
+
+const uintData = (value: bigint): Hex => toBeHex(value, 32);
+
+// ---- modifiers and internal functions, as FiatToken v2.2 has them ----
+
+function whenNotPaused(inv: Invocation): void {
+  require_(!inv.state.paused(), 'Pausable: paused');
+}
+
+function notBlacklisted(inv: Invocation, account: Hex): void {
+  require_(!inv.state.isBlacklisted(account), 'Blacklistable: account is blacklisted');
+}
+
+function onlyPauser(inv: Invocation): void {
+  require_(inv.caller === inv.state.pauser(), 'Pausable: caller is not the pauser');
+}
+
+function onlyBlacklister(inv: Invocation): void {
+  require_(inv.caller === inv.state.blacklister(), 'Blacklistable: caller is not the blacklister');
+}
+
+function onlyMinters(inv: Invocation): void {
+  require_(inv.state.isMinter(inv.caller), 'FiatToken: caller is not a minter');
+}
+
+function safeAdd(a: bigint, b: bigint): bigint {
+  const sum = a + b;
+  require_(sum <= MAX_UINT256, 'SafeMath: addition overflow');
+  return sum;
+}
+
+function setBalance(inv: Invocation, account: Hex, balance: bigint): void {
+  require_(balance <= MAX_BALANCE, 'FiatTokenV2_2: Balance exceeds (2^255 - 1)');
+  require_(!inv.state.isBlacklisted(account), 'FiatTokenV2_2: Account is blacklisted');
+  inv.storage.set(balanceSlot(account), balance);
+}
+
+function transferInternal(inv: Invocation, from: Hex, to: Hex, value: bigint): void {
+  require_(from !== ZERO_ADDRESS, 'ERC20: transfer from the zero address');
+  require_(to !== ZERO_ADDRESS, 'ERC20: transfer to the zero address');
+  require_(value <= inv.state.balanceOf(from), 'ERC20: transfer amount exceeds balance');
+  setBalance(inv, from, inv.state.balanceOf(from) - value);
+  setBalance(inv, to, safeAdd(inv.state.balanceOf(to), value));
+  inv.emit('Transfer', [from, to], uintData(value));
+}
+
+function approveInternal(inv: Invocation, owner: Hex, spender: Hex, value: bigint): void {
+  require_(owner !== ZERO_ADDRESS, 'ERC20: approve from the zero address');
+  require_(spender !== ZERO_ADDRESS, 'ERC20: approve to the zero address');
+  inv.state.setAllowance(owner, spender, value);
+  inv.emit('Approval', [owner, spender], uintData(value));
+}
+
+function domainSeparator(inv: Invocation): Hex {
+  inv.gas += GAS.typedDataHash;
+  return tokenDomainSeparator({
+    name: inv.state.name(),
+    version: inv.token.options.version,
+    chainId: inv.ctx.block.chainId,
+    verifyingContract: inv.token.address,
+  });
+}
+
+/** ECRecover.recover(digest, signature) with its checks and reasons. */
+function ecRecover(digest: Hex, signature: Hex): Hex {
+  require_(dataLength(signature) === 65, 'ECRecover: invalid signature length');
+  const bytes = getBytes(signature);
+  const r = bytes.subarray(0, 32);
+  const s = bytes.subarray(32, 64);
+  const v = bytes[64];
+  require_(BigInt(hexlify(s)) <= HALF_CURVE_ORDER, "ECRecover: invalid signature 's' value");
+  require_(v === 27 || v === 28, "ECRecover: invalid signature 'v' value");
+  let signer = ZERO_ADDRESS;
+  try {
+    signer = recoverAddress(digest, { r: hexlify(r), s: hexlify(s), v }).toLowerCase();
+  } catch {
+    // The precompile returns the zero address for points off the curve, r = 0, s = 0 and so on.
+  }
+  require_(signer !== ZERO_ADDRESS, 'ECRecover: invalid signature');
+  return signer;
+}
+
+/**
+ * SignatureChecker.isValidSignatureNow. Only externally owned signers exist in this node (it
+ * hosts no EVM contracts), so the ERC-1271 path applies to the token's own address only, which
+ * implements no isValidSignature and therefore never validates.
+ */
+function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): boolean {
+  const digest = keccak256(concat(['0x1901', domainSeparator(inv), structHash]));
+  if (signer === inv.token.address) return false;
+  inv.gas += GAS.signatureCheck;
+  return ecRecover(digest, signature) === signer;
+}
+
+function requireValidSignature(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): void {
+  require_(isValidSignatureNow(inv, signer, structHash, signature), 'FiatTokenV2: invalid signature');
+}
+
+function requireUnusedAuthorization(inv: Invocation, authorizer: Hex, nonce: Hex): void {
+  require_(!inv.state.authorizationState(authorizer, nonce), 'FiatTokenV2: authorization is used or canceled');
+}
+
+function requireValidAuthorization(inv: Invocation, authorizer: Hex, nonce: Hex, validAfter: bigint, validBefore: bigint): void {
+  require_(inv.now > validAfter, 'FiatTokenV2: authorization is not yet valid');
+  require_(inv.now < validBefore, 'FiatTokenV2: authorization is expired');
+  requireUnusedAuthorization(inv, authorizer, nonce);
+}
+
+function markAuthorizationAsUsed(inv: Invocation, authorizer: Hex, nonce: Hex): void {
+  inv.state.markAuthorization(authorizer, nonce);
+  inv.emit('AuthorizationUsed', [authorizer, nonce]);
+}
+
+function packSignature(v: bigint, r: Hex, s: Hex): Hex {
+  return concat([r, s, toBeHex(v & 0xffn, 1)]);
+}
+
+interface Authorization {
+  from: Hex;
+  to: Hex;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+  signature: Hex;
+}
+
+function readAuthorization(args: Result): Authorization {
+  const signature = args.length === 7 ? (args[6] as Hex) : packSignature(args[6] as bigint, args[7] as Hex, args[8] as Hex);
+  return {
+    from: (args[0] as string).toLowerCase(),
+    to: (args[1] as string).toLowerCase(),
+    value: args[2] as bigint,
+    validAfter: args[3] as bigint,
+    validBefore: args[4] as bigint,
+    nonce: (args[5] as string).toLowerCase(),
+    signature,
+  };
+}
+
+function authorizationStructHash(typehash: Hex, a: Authorization): Hex {
+  return keccak256(
+    abi.encode(
+      ['bytes32', 'address', 'address', 'uint256', 'uint256', 'uint256', 'bytes32'],
+      [typehash, a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce],
+    ),
+  );
+}
+
+function transferWithAuthorization(inv: Invocation, args: Result): unknown[] {
+  const a = readAuthorization(args);
+  whenNotPaused(inv);
+  notBlacklisted(inv, a.from);
+  notBlacklisted(inv, a.to);
+  requireValidAuthorization(inv, a.from, a.nonce, a.validAfter, a.validBefore);
+  requireValidSignature(inv, a.from, authorizationStructHash(TYPEHASHES.TransferWithAuthorization, a), a.signature);
+  markAuthorizationAsUsed(inv, a.from, a.nonce);
+  transferInternal(inv, a.from, a.to, a.value);
+  return [];
+}
+
+function receiveWithAuthorization(inv: Invocation, args: Result): unknown[] {
+  const a = readAuthorization(args);
+  whenNotPaused(inv);
+  notBlacklisted(inv, a.from);
+  notBlacklisted(inv, a.to);
+  require_(a.to === inv.caller, 'FiatTokenV2: caller must be the payee');
+  requireValidAuthorization(inv, a.from, a.nonce, a.validAfter, a.validBefore);
+  requireValidSignature(inv, a.from, authorizationStructHash(TYPEHASHES.ReceiveWithAuthorization, a), a.signature);
+  markAuthorizationAsUsed(inv, a.from, a.nonce);
+  transferInternal(inv, a.from, a.to, a.value);
+  return [];
+}
+
+function cancelAuthorization(inv: Invocation, args: Result): unknown[] {
+  const authorizer = (args[0] as string).toLowerCase();
+  const nonce = (args[1] as string).toLowerCase();
+  const signature = args.length === 3 ? (args[2] as Hex) : packSignature(args[2] as bigint, args[3] as Hex, args[4] as Hex);
+  whenNotPaused(inv);
+  requireUnusedAuthorization(inv, authorizer, nonce);
+  const structHash = keccak256(abi.encode(['bytes32', 'address', 'bytes32'], [TYPEHASHES.CancelAuthorization, authorizer, nonce]));
+  requireValidSignature(inv, authorizer, structHash, signature);
+  inv.state.markAuthorization(authorizer, nonce);
+  inv.emit('AuthorizationCanceled', [authorizer, nonce]);
+  return [];
+}
+
+function permit(inv: Invocation, args: Result): unknown[] {
+  const owner = (args[0] as string).toLowerCase();
+  const spender = (args[1] as string).toLowerCase();
+  const value = args[2] as bigint;
+  const deadline = args[3] as bigint;
+  const signature = args.length === 5 ? (args[4] as Hex) : packSignature(args[4] as bigint, args[5] as Hex, args[6] as Hex);
+  whenNotPaused(inv);
+  require_(deadline === MAX_UINT256 || deadline >= inv.now, 'FiatTokenV2: permit is expired');
+  const nonce = inv.state.permitNonce(owner);
+  inv.state.setPermitNonce(owner, nonce + 1n);
+  const structHash = keccak256(
+    abi.encode(
+      ['bytes32', 'address', 'address', 'uint256', 'uint256', 'uint256'],
+      [TYPEHASHES.Permit, owner, spender, value, nonce, deadline],
+    ),
+  );
+  require_(isValidSignatureNow(inv, owner, structHash, signature), 'EIP2612: invalid signature');
+  approveInternal(inv, owner, spender, value);
+  return [];
+}
+
+const lower = (value: unknown): Hex => (value as string).toLowerCase();
+
+type Handler = (inv: Invocation, args: Result) => unknown[];
+
+interface FunctionEntry {
+  readonly fragment: FunctionFragment;
+  readonly view: boolean;
+  readonly handler: Handler;
+}
+
+/** Handlers by function signature; every fragment of the ABI has one. */
+const HANDLERS: Record<string, Handler> = {
+  'name()': (inv) => [inv.state.name()],
+  'symbol()': (inv) => [inv.state.symbol()],
+  'decimals()': (inv) => [inv.state.decimals()],
+  'currency()': (inv) => [inv.state.currency()],
+  'version()': (inv) => [inv.token.options.version],
+  'totalSupply()': (inv) => [inv.state.totalSupply()],
+  'balanceOf(address)': (inv, a) => [inv.state.balanceOf(lower(a[0]))],
+  'allowance(address,address)': (inv, a) => [inv.state.allowance(lower(a[0]), lower(a[1]))],
+  'approve(address,uint256)': (inv, a) => {
+    whenNotPaused(inv);
+    approveInternal(inv, inv.caller, lower(a[0]), a[1] as bigint);
+    return [true];
+  },
+  'increaseAllowance(address,uint256)': (inv, a) => {
+    whenNotPaused(inv);
+    const spender = lower(a[0]);
+    approveInternal(inv, inv.caller, spender, safeAdd(inv.state.allowance(inv.caller, spender), a[1] as bigint));
+    return [true];
+  },
+  'decreaseAllowance(address,uint256)': (inv, a) => {
+    whenNotPaused(inv);
+    const spender = lower(a[0]);
+    const current = inv.state.allowance(inv.caller, spender);
+    require_((a[1] as bigint) <= current, 'ERC20: decreased allowance below zero');
+    approveInternal(inv, inv.caller, spender, current - (a[1] as bigint));
+    return [true];
+  },
+  'transfer(address,uint256)': (inv, a) => {
+    const to = lower(a[0]);
+    whenNotPaused(inv);
+    notBlacklisted(inv, inv.caller);
+    notBlacklisted(inv, to);
+    transferInternal(inv, inv.caller, to, a[1] as bigint);
+    return [true];
+  },
+  'transferFrom(address,address,uint256)': (inv, a) => {
+    const from = lower(a[0]);
+    const to = lower(a[1]);
+    const value = a[2] as bigint;
+    whenNotPaused(inv);
+    notBlacklisted(inv, inv.caller);
+    notBlacklisted(inv, from);
+    notBlacklisted(inv, to);
+    const allowed = inv.state.allowance(from, inv.caller);
+    require_(value <= allowed, 'ERC20: transfer amount exceeds allowance');
+    transferInternal(inv, from, to, value);
+    inv.state.setAllowance(from, inv.caller, inv.state.allowance(from, inv.caller) - value);
+    return [true];
+  },
+  'transferWithMemo(address,uint256,bytes32)': (inv, a) => {
+    const to = lower(a[0]);
+    const value = a[1] as bigint;
+    const memo = lower(a[2]);
+    whenNotPaused(inv);
+    notBlacklisted(inv, inv.caller);
+    notBlacklisted(inv, to);
+    transferInternal(inv, inv.caller, to, value);
+    inv.emit('Memo', [inv.caller, to, memo], uintData(value));
+    return [];
+  },
+  'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)': transferWithAuthorization,
+  'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)': transferWithAuthorization,
+  'receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)': receiveWithAuthorization,
+  'receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)': receiveWithAuthorization,
+  'cancelAuthorization(address,bytes32,uint8,bytes32,bytes32)': cancelAuthorization,
+  'cancelAuthorization(address,bytes32,bytes)': cancelAuthorization,
+  'authorizationState(address,bytes32)': (inv, a) => [inv.state.authorizationState(lower(a[0]), lower(a[1]))],
+  'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)': permit,
+  'permit(address,address,uint256,uint256,bytes)': permit,
+  'nonces(address)': (inv, a) => [inv.state.permitNonce(lower(a[0]))],
+  'DOMAIN_SEPARATOR()': (inv) => [domainSeparator(inv)],
+  'TRANSFER_WITH_AUTHORIZATION_TYPEHASH()': () => [TYPEHASHES.TransferWithAuthorization],
+  'RECEIVE_WITH_AUTHORIZATION_TYPEHASH()': () => [TYPEHASHES.ReceiveWithAuthorization],
+  'CANCEL_AUTHORIZATION_TYPEHASH()': () => [TYPEHASHES.CancelAuthorization],
+  'PERMIT_TYPEHASH()': () => [TYPEHASHES.Permit],
+  'owner()': (inv) => [inv.state.owner()],
+  'pauser()': (inv) => [inv.state.pauser()],
+  'blacklister()': (inv) => [inv.state.blacklister()],
+  'masterMinter()': (inv) => [inv.state.masterMinter()],
+  'paused()': (inv) => [inv.state.paused()],
+  'isBlacklisted(address)': (inv, a) => [inv.state.isBlacklisted(lower(a[0]))],
+  'isMinter(address)': (inv, a) => [inv.state.isMinter(lower(a[0]))],
+  'minterAllowance(address)': (inv, a) => [inv.state.minterAllowance(lower(a[0]))],
+  'mint(address,uint256)': (inv, a) => {
+    const to = lower(a[0]);
+    const amount = a[1] as bigint;
+    whenNotPaused(inv);
+    onlyMinters(inv);
+    notBlacklisted(inv, inv.caller);
+    notBlacklisted(inv, to);
+    require_(to !== ZERO_ADDRESS, 'FiatToken: mint to the zero address');
+    require_(amount > 0n, 'FiatToken: mint amount not greater than 0');
+    const allowance = inv.state.minterAllowance(inv.caller);
+    require_(amount <= allowance, 'FiatToken: mint amount exceeds minterAllowance');
+    inv.state.setTotalSupply(safeAdd(inv.state.totalSupply(), amount));
+    setBalance(inv, to, safeAdd(inv.state.balanceOf(to), amount));
+    inv.state.setMinterAllowance(inv.caller, allowance - amount);
+    inv.emit('Mint', [inv.caller, to], uintData(amount));
+    inv.emit('Transfer', [ZERO_ADDRESS, to], uintData(amount));
+    return [true];
+  },
+  'burn(uint256)': (inv, a) => {
+    const amount = a[0] as bigint;
+    whenNotPaused(inv);
+    onlyMinters(inv);
+    notBlacklisted(inv, inv.caller);
+    const balance = inv.state.balanceOf(inv.caller);
+    require_(amount > 0n, 'FiatToken: burn amount not greater than 0');
+    require_(balance >= amount, 'FiatToken: burn amount exceeds balance');
+    inv.state.setTotalSupply(inv.state.totalSupply() - amount);
+    setBalance(inv, inv.caller, balance - amount);
+    inv.emit('Burn', [inv.caller], uintData(amount));
+    inv.emit('Transfer', [inv.caller, ZERO_ADDRESS], uintData(amount));
+    return [];
+  },
+  'pause()': (inv) => {
+    onlyPauser(inv);
+    inv.state.setPaused(true);
+    inv.emit('Pause', []);
+    return [];
+  },
+  'unpause()': (inv) => {
+    onlyPauser(inv);
+    inv.state.setPaused(false);
+    inv.emit('Unpause', []);
+    return [];
+  },
+  'blacklist(address)': (inv, a) => {
+    const account = lower(a[0]);
+    onlyBlacklister(inv);
+    inv.state.setBlacklisted(account, true);
+    inv.emit('Blacklisted', [account]);
+    return [];
+  },
+  'unBlacklist(address)': (inv, a) => {
+    const account = lower(a[0]);
+    onlyBlacklister(inv);
+    inv.state.setBlacklisted(account, false);
+    inv.emit('UnBlacklisted', [account]);
+    return [];
+  },
+};
+
+function buildDispatch(): Map<string, FunctionEntry> {
+  const dispatch = new Map<string, FunctionEntry>();
+  STABLE_TOKEN_INTERFACE.forEachFunction((fragment) => {
+    const signature = fragment.format('sighash');
+    const handler = HANDLERS[signature];
+    if (!handler) throw new Error(`no handler for ${signature}`);
+    const view = fragment.stateMutability === 'view' || fragment.stateMutability === 'pure';
+    dispatch.set(fragment.selector, { fragment, view, handler });
+  });
+  return dispatch;
+}
+
+const DISPATCH = buildDispatch();
+
+export class StableToken implements NativeContract {
+  readonly address: Hex;
+  readonly code: Hex = STABLE_TOKEN_CODE;
+
+  constructor(
+    readonly options: TokenOptions,
+    /** Lowercase address of the owner (also pauser, blacklister, master minter and minter). */
+    readonly owner: Hex,
+  ) {
+    this.address = options.address.toLowerCase();
+  }
+
+  call(ctx: CallContext): CallOutcome {
+    const selector = ctx.data.slice(0, 10).toLowerCase();
+    const entry = ctx.data.length >= 10 ? DISPATCH.get(selector) : undefined;
+    const storage = new MeteredStorage(ctx.storage);
+    // No fallback: an unknown selector reverts with empty data, as does ETH sent to a
+    // non-payable function or calldata too short for the arguments.
+    if (!entry || ctx.value > 0n) return { ok: false, revertData: '0x', gasUsed: GAS.callOverhead };
+    let args: Result;
+    try {
+      args = STABLE_TOKEN_INTERFACE.decodeFunctionData(entry.fragment, ctx.data);
+    } catch {
+      return { ok: false, revertData: '0x', gasUsed: GAS.callOverhead };
+    }
+    const inv = new Invocation(ctx, storage, this, entry.view);
+    try {
+      const values = entry.handler(inv, args);
+      const returnData = STABLE_TOKEN_INTERFACE.encodeFunctionResult(entry.fragment, values);
+      return { ok: true, returnData, gasUsed: inv.totalGas() };
+    } catch (error) {
+      if (!(error instanceof Revert)) throw error;
+      const revertData = error.reason === undefined ? '0x' : encodeRevertReason(error.reason);
+      return { ok: false, revertData, reason: error.reason, gasUsed: inv.totalGas() };
+    }
+  }
+
+  genesis(ctx: GenesisContext): void {
+    const storage = ctx.storage;
+    const owner = this.owner;
+    storage.set(TOKEN_SLOTS.owner, addressToWord(owner));
+    storage.set(TOKEN_SLOTS.pauserAndPaused, packAddressAndBool(owner, false));
+    storage.set(TOKEN_SLOTS.blacklister, addressToWord(owner));
+    writeString(storage, TOKEN_SLOTS.name, this.options.name);
+    writeString(storage, TOKEN_SLOTS.symbol, this.options.symbol);
+    storage.set(TOKEN_SLOTS.decimals, BigInt(TOKEN_DECIMALS));
+    writeString(storage, TOKEN_SLOTS.currency, this.options.currency);
+    storage.set(TOKEN_SLOTS.masterMinterAndInitialized, packAddressAndBool(owner, true));
+    storage.set(minterSlot(owner), 1n);
+    storage.set(minterAllowedSlot(owner), GENESIS_MINTER_ALLOWANCE);
+    storage.set(TOKEN_SLOTS.rescuer, addressToWord(owner));
+    // v2's cached separator, computed once at initialization and kept (deprecated) since.
+    storage.set(
+      TOKEN_SLOTS.deprecatedCachedDomainSeparator,
+      BigInt(
+        tokenDomainSeparator({
+          name: this.options.name,
+          version: this.options.version,
+          chainId: ctx.chainId,
+          verifyingContract: this.address,
+        }),
+      ),
+    );
+    storage.set(TOKEN_SLOTS.initializedVersion, 3n);
+    let supply = 0n;
+    for (const account of ctx.devAccounts) {
+      const address = account.toLowerCase();
+      storage.set(balanceSlot(address), storage.get(balanceSlot(address)) + this.options.balance);
+      supply += this.options.balance;
+    }
+    storage.set(TOKEN_SLOTS.totalSupply, supply);
+    // initializeV2_2 blocklists the token's own address.
+    storage.set(balanceSlot(this.address), storage.get(balanceSlot(this.address)) | BLACKLIST_FLAG);
+  }
+}
+

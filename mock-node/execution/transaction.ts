@@ -1,0 +1,83 @@
+// Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
+import { Transaction } from 'ethers';
+import type { TransactionRecord } from '../chain/types';
+import { invalidInput, invalidParams } from '../rpc/errors';
+import { intrinsicGas } from './intrinsicGas';
+
+const SUPPORTED_TYPES = new Set([0, 1, 2]);
+
+/** Decodes raw signed bytes; throws an RpcError that says what is wrong. */
+export function decodeRawTransaction(raw: string): TransactionRecord {
+  if (typeof raw !== 'string' || !/^0x([0-9a-fA-F]{2})+$/.test(raw)) {
+    throw invalidParams('invalid argument 0: raw transaction must be 0x-prefixed hex bytes');
+  }
+  let tx: Transaction;
+  try {
+    tx = Transaction.from(raw.toLowerCase());
+  } catch (error) {
+    throw invalidInput(`invalid transaction: ${(error as Error).message.split(' (')[0]}`);
+  }
+  if (!SUPPORTED_TYPES.has(tx.type ?? 0)) throw invalidInput(`transaction type not supported: ${tx.type}`);
+  const signature = tx.signature;
+  if (!signature || !tx.from || !tx.hash) throw invalidInput('invalid transaction: missing signature');
+  return fromEthers(tx, raw.toLowerCase());
+}
+
+export function fromEthers(tx: Transaction, encoded: string): TransactionRecord {
+  const signature = tx.signature!;
+  const type = tx.type ?? 0;
+  return {
+    hash: tx.hash!.toLowerCase(),
+    type,
+    chainId: type === 0 && tx.chainId === 0n ? null : tx.chainId,
+    nonce: BigInt(tx.nonce),
+    from: tx.from!.toLowerCase(),
+    to: tx.to ? tx.to.toLowerCase() : null,
+    value: tx.value,
+    input: tx.data.toLowerCase(),
+    gasLimit: tx.gasLimit,
+    gasPrice: type === 2 ? null : (tx.gasPrice ?? 0n),
+    maxFeePerGas: type === 2 ? tx.maxFeePerGas : null,
+    maxPriorityFeePerGas: type === 2 ? tx.maxPriorityFeePerGas : null,
+    accessList:
+      type === 0
+        ? null
+        : (tx.accessList ?? []).map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
+    v: type === 0 ? BigInt(signature.networkV ?? BigInt(signature.v)) : BigInt(signature.yParity),
+    r: signature.r.toLowerCase(),
+    s: signature.s.toLowerCase(),
+    yParity: signature.yParity,
+    encoded,
+  };
+}
+
+/** The most a transaction may pay per gas. */
+export function maxFeePerGas(tx: TransactionRecord): bigint {
+  return tx.type === 2 ? tx.maxFeePerGas! : tx.gasPrice!;
+}
+
+/** The price per gas the transaction pays in a block with this base fee. */
+export function effectiveGasPrice(tx: TransactionRecord, baseFee: bigint): bigint {
+  if (tx.type !== 2) return tx.gasPrice!;
+  const tip = tx.maxPriorityFeePerGas!;
+  const capped = baseFee + tip;
+  return capped < tx.maxFeePerGas! ? capped : tx.maxFeePerGas!;
+}
+
+/** Checks that do not depend on state: chain id, fee fields, intrinsic gas, block gas limit. */
+export function validateStatic(tx: TransactionRecord, chainId: bigint, blockGasLimit: bigint): void {
+  if (tx.chainId !== null && tx.chainId !== chainId) {
+    throw invalidInput(`invalid chain id for signer: have ${tx.chainId} want ${chainId}`);
+  }
+  if (tx.to === null) {
+    throw invalidInput('contract creation is not supported: the mock node executes native contracts only (no EVM)');
+  }
+  if (tx.type === 2 && tx.maxPriorityFeePerGas! > tx.maxFeePerGas!) {
+    throw invalidInput(
+      `max priority fee per gas higher than max fee per gas: address ${tx.from}, maxPriorityFeePerGas: ${tx.maxPriorityFeePerGas}, maxFeePerGas: ${tx.maxFeePerGas}`,
+    );
+  }
+  const minimum = intrinsicGas(tx.input, tx.accessList);
+  if (tx.gasLimit < minimum) throw invalidInput(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${minimum}`);
+  if (tx.gasLimit > blockGasLimit) throw invalidInput('exceeds block gas limit');
+}

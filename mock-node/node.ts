@@ -1,0 +1,137 @@
+// Assembles a mock node: options -> dev accounts -> genesis (accounts, native contracts) ->
+// chain -> JSON-RPC handler -> HTTP server, and the handle to stop it.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Chain, type GenesisAlloc } from './chain/chain';
+import type { Hex } from './chain/hex';
+import { DevAccounts, type DevAccount } from './execution/devAccounts';
+import { NativeContracts, storageOf } from './execution/execute';
+import type { NativeContract } from './execution/nativeContract';
+import { createLogger, type Logger } from './logger';
+import { resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
+import { createRpcHandler, type RpcHandler } from './rpc/handler';
+import type { MethodTable, NodeServices } from './rpc/methods/types';
+import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
+import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './state/worldState';
+import type { Router } from 'express';
+
+export type { DevAccount };
+
+export interface MockNodeCore {
+  services: NodeServices;
+  handle: RpcHandler;
+  http: HttpOptions;
+  logger: Logger;
+}
+
+export interface RunningMockNode {
+  /** Public profile: POST here. */
+  url: string;
+  /** Dedicated profile (serves eth_getBlockReceipts). */
+  dedicatedUrl: string;
+  /** WebSocket endpoint (public profile). */
+  wsUrl: string;
+  host: string;
+  port: number;
+  apiKey: string;
+  chainId: bigint;
+  tokenAddress: string;
+  accounts: readonly DevAccount[];
+  options: MockNodeOptions;
+  core: MockNodeCore;
+  server: Server;
+  /** Calls a method in-process (no HTTP), as the dedicated profile. */
+  request(method: string, params?: unknown[]): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+function nativeContractsFor(_options: MockNodeOptions, _accounts: DevAccounts): NativeContract[] {
+  return [];
+}
+
+function extraMethodTables(): MethodTable[] {
+  return [];
+}
+
+function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts: NativeContracts): GenesisAlloc {
+  const empty: StateReader = { account: () => EMPTY_ACCOUNT, storage: () => 0n };
+  const draft = new StateDraft(empty);
+  for (const address of accounts.addresses()) draft.setAccount(address, { nonce: 0n, balance: options.balance, code: '0x' });
+  for (const contract of contracts.all()) {
+    draft.setAccount(contract.address, { nonce: 1n, balance: 0n, code: contract.code });
+    contract.genesis?.({ storage: storageOf(draft, contract.address), chainId: options.chainId, devAccounts: accounts.addresses() });
+  }
+  return {
+    accounts: new Map<Hex, AccountRecord>(draft.accountChanges),
+    storage: new Map([...draft.storageWrites].map(([a, slots]) => [a, new Map([...slots].filter(([, v]) => v !== 0n))])),
+  };
+}
+
+/** Builds the chain and the handler without any server (tests, routers, the CLI all start here). */
+export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Promise<MockNodeCore> {
+  const options = resolveOptions(input);
+  const logger = createLogger({ json: options.jsonLogs, quiet: options.quiet });
+  const accounts = new DevAccounts(options.mnemonic, options.accounts);
+  const contracts = new NativeContracts(nativeContractsFor(options, accounts));
+  const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts));
+  const services: NodeServices = { options, chain, accounts, contracts };
+  const handle = createRpcHandler(services, extraMethodTables());
+  const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey: options.apiKey ?? randomBytes(12).toString('hex') };
+  return { services, handle, http, logger };
+}
+
+/** An Express router that serves a fresh mock node's JSON-RPC paths (`/` and `/dedicated/<key>`). */
+export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<{ router: Router; core: MockNodeCore; stop(): void }> {
+  const core = await createMockNodeCore({ quiet: true, ...input });
+  core.services.chain.startTimers();
+  return { router: createRpcRouter(core.handle, core.http), core, stop: () => core.services.chain.stopTimers() };
+}
+
+/** Starts a mock node with its HTTP server; resolves once it listens. */
+export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<RunningMockNode> {
+  const core = await createMockNodeCore(input);
+  const { services, http } = core;
+  const server = createHttpServer(services, core.handle, http);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(services.options.port, services.options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = services.options.host;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  services.chain.startTimers();
+  let stopped: Promise<void> | undefined;
+  let nextId = 1;
+  return {
+    url: `http://${hostInUrl}:${port}/`,
+    dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
+    wsUrl: `ws://${hostInUrl}:${port}/`,
+    host,
+    port,
+    apiKey: http.apiKey,
+    chainId: services.options.chainId,
+    tokenAddress: services.options.token.address,
+    accounts: services.accounts.list,
+    options: services.options,
+    core,
+    server,
+    async request(method, params = []) {
+      const result = await core.handle({ jsonrpc: '2.0', id: nextId++, method, params }, 'dedicated');
+      const body = result.body as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+      if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code, data: body.error.data });
+      return body.result;
+    },
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        services.chain.stopTimers();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,186 @@
+// Every option of the mock node, its default and its validation, in one place.
+
+export type PendingIdentity = 'partial' | 'zero' | 'null';
+export const PENDING_IDENTITIES: readonly PendingIdentity[] = ['partial', 'zero', 'null'];
+
+export interface TokenOptions {
+  /** Lowercase hex address of the built-in EIP-3009 token. */
+  address: string;
+  name: string;
+  symbol: string;
+  version: string;
+  currency: string;
+  /** Starting balance of every dev account, in base units (6 decimals). */
+  balance: bigint;
+}
+
+export interface MockNodeOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  chainId: bigint;
+  blockTimeMs: number;
+  flashblockMs: number;
+  /** false: no timers; flashblocks and blocks are cut by control methods only. */
+  auto: boolean;
+  pendingIdentity: PendingIdentity;
+  mnemonic: string;
+  accounts: number;
+  /** Starting ETH balance of every dev account, in wei. */
+  balance: bigint;
+  gasLimit: bigint;
+  initialBaseFee: bigint;
+  minBaseFee: bigint;
+  baseFeeElasticity: bigint;
+  baseFeeDenominator: bigint;
+  /** How far `safe` and `finalized` trail `latest`, in blocks. */
+  safeDepth: number;
+  finalizedDepth: number;
+  /** Genesis timestamp in Unix seconds; defaults to now. */
+  genesisTimestamp?: number;
+  /** Allow evm_*, anvil_* and mock_* control methods. */
+  control: boolean;
+  /** Key of the dedicated endpoint (POST /dedicated/<key>); generated at start when absent. */
+  apiKey?: string;
+  /** Request body limit in bytes. */
+  maxBodyBytes: number;
+  /** Enable permissive CORS headers. */
+  cors: boolean;
+  /** Print logs as JSON lines. */
+  jsonLogs: boolean;
+  /** Silence the node's own logging (tests). */
+  quiet: boolean;
+  token: TokenOptions;
+}
+
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
+const WEI_PER_ETH = 10n ** 18n;
+
+export function defaultOptions(): MockNodeOptions {
+  return {
+    host: '127.0.0.1',
+    port: 8545,
+    chainId: 31337n,
+    blockTimeMs: 2000,
+    flashblockMs: 200,
+    auto: true,
+    pendingIdentity: 'partial',
+    mnemonic: DEFAULT_MNEMONIC,
+    accounts: 10,
+    balance: 10_000n * WEI_PER_ETH,
+    gasLimit: 30_000_000n,
+    initialBaseFee: 1_000_000_000n,
+    minBaseFee: 1_000_000n,
+    baseFeeElasticity: 2n,
+    baseFeeDenominator: 8n,
+    safeDepth: 10,
+    finalizedDepth: 30,
+    control: true,
+    maxBodyBytes: 5 * 1024 * 1024,
+    cors: false,
+    jsonLogs: false,
+    quiet: false,
+    token: {
+      address: '0x3600000000000000000000000000000000000000',
+      name: 'USD Coin',
+      symbol: 'USDC',
+      version: '2',
+      currency: 'USD',
+      balance: 10_000_000_000n,
+    },
+  };
+}
+
+/** What a caller may pass: any subset, with numbers accepted where bigints are stored. */
+export type MockNodeOptionsInput = {
+  [K in keyof MockNodeOptions]?: MockNodeOptions[K] extends bigint
+    ? bigint | number | string
+    : MockNodeOptions[K] extends TokenOptions
+      ? { [T in keyof TokenOptions]?: TokenOptions[T] extends bigint ? bigint | number | string : TokenOptions[T] }
+      : MockNodeOptions[K];
+};
+
+export class OptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OptionError';
+  }
+}
+
+function toBigInt(name: string, value: bigint | number | string): bigint {
+  try {
+    const result = BigInt(value);
+    if (result < 0n) throw new Error('negative');
+    return result;
+  } catch {
+    throw new OptionError(`${name} must be a non-negative integer, got ${JSON.stringify(String(value))}`);
+  }
+}
+
+function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new OptionError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+}
+
+function checkAddress(name: string, value: string): string {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) throw new OptionError(`${name} must be a 20-byte hex address, got ${value}`);
+  return value.toLowerCase();
+}
+
+/** Merges input over the defaults and validates everything; throws OptionError with a clear message. */
+export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOptions {
+  const defaults = defaultOptions();
+  const bigintKeys = [
+    'chainId', 'balance', 'gasLimit', 'initialBaseFee', 'minBaseFee', 'baseFeeElasticity', 'baseFeeDenominator',
+  ] as const;
+  const merged = { ...defaults } as MockNodeOptions;
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || key === 'token') continue;
+    if (!(key in defaults) && key !== 'genesisTimestamp' && key !== 'apiKey') throw new OptionError(`unknown option ${key}`);
+    (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  for (const key of bigintKeys) merged[key] = toBigInt(key, merged[key] as bigint | number | string);
+
+  const tokenInput = input.token ?? {};
+  const token: TokenOptions = { ...defaults.token };
+  for (const [key, value] of Object.entries(tokenInput)) {
+    if (value === undefined) continue;
+    if (!(key in defaults.token)) throw new OptionError(`unknown token option ${key}`);
+    (token as unknown as Record<string, unknown>)[key] = value;
+  }
+  token.balance = toBigInt('token.balance', token.balance as bigint | number | string);
+  token.address = checkAddress('token.address', token.address);
+  merged.token = token;
+
+  checkInteger('port', merged.port, 0, 65535);
+  checkInteger('accounts', merged.accounts, 1, 1000);
+  checkInteger('blockTimeMs', merged.blockTimeMs, 1);
+  checkInteger('flashblockMs', merged.flashblockMs, 0);
+  checkInteger('safeDepth', merged.safeDepth, 0);
+  checkInteger('finalizedDepth', merged.finalizedDepth, 0);
+  checkInteger('maxBodyBytes', merged.maxBodyBytes, 1024);
+  if (merged.chainId === 0n) throw new OptionError('chainId must be positive');
+  if (merged.baseFeeElasticity === 0n || merged.baseFeeDenominator === 0n) {
+    throw new OptionError('baseFeeElasticity and baseFeeDenominator must be positive');
+  }
+  if (merged.flashblockMs === 0) merged.auto = false;
+  if (merged.auto && merged.flashblockMs > merged.blockTimeMs) {
+    throw new OptionError(`flashblockMs (${merged.flashblockMs}) must not exceed blockTimeMs (${merged.blockTimeMs})`);
+  }
+  if (!PENDING_IDENTITIES.includes(merged.pendingIdentity)) {
+    throw new OptionError(`pendingIdentity must be one of ${PENDING_IDENTITIES.join(', ')}, got ${merged.pendingIdentity}`);
+  }
+  if (merged.finalizedDepth < merged.safeDepth) throw new OptionError('finalizedDepth must be at least safeDepth');
+  if (merged.apiKey !== undefined && !/^[A-Za-z0-9_-]{1,128}$/.test(merged.apiKey)) {
+    throw new OptionError('apiKey must be 1 to 128 characters of A-Z, a-z, 0-9, _ or -');
+  }
+  if (merged.genesisTimestamp !== undefined) checkInteger('genesisTimestamp', merged.genesisTimestamp, 0);
+  return merged;
+}
+
+/** Number of flashblocks in one block: indices 0 .. count-1. */
+export function flashblocksPerBlock(options: Pick<MockNodeOptions, 'blockTimeMs' | 'flashblockMs'>): number {
+  if (options.flashblockMs <= 0) return 1;
+  return Math.max(1, Math.floor(options.blockTimeMs / options.flashblockMs));
+}

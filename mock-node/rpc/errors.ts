@@ -1,0 +1,38 @@
+// JSON-RPC errors with the codes of JSON-RPC 2.0, EIP-1474 and geth. Method handlers throw
+// RpcError; the envelope turns it into an error object and never lets anything else escape.
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  Internal: -32603,
+  InvalidInput: -32000,
+  ResourceNotFound: -32001,
+  ResourceUnavailable: -32002,
+  TransactionRejected: -32003,
+  MethodNotSupported: -32004,
+  LimitExceeded: -32005,
+  /** geth's code for a reverted call. */
+  ExecutionReverted: 3,
+} as const;
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    /** HTTP status for the whole response when this error decides it (e.g. 403). */
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+export function invalidParams(message: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, message);
+}
+
+export function invalidInput(message: string, data?: unknown): RpcError {
+  return new RpcError(ErrorCode.InvalidInput, message, data);
+}

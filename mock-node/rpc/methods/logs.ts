@@ -1,0 +1,121 @@
+// eth_getLogs: filter by block range or block hash, addresses and topic positions. A range
+// that ends at `pending` adds the pre-confirmed logs; `pending`..`pending` is those alone.
+import type { Chain } from '../../chain/chain';
+import type { Hex } from '../../chain/hex';
+import type { BlockRecord, LogRecord } from '../../chain/types';
+import { findBlock, blockNumberForTag } from '../blockResolution';
+import { invalidInput, invalidParams } from '../errors';
+import { expectParams, parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
+import { blockRef, logJson, type Json } from '../shapes';
+import type { MethodTable } from './types';
+import type { PendingIdentity } from '../../options';
+
+export interface LogFilter {
+  addresses: Set<Hex> | null;
+  /** Per position: null matches anything, else the set of accepted topics. */
+  topics: (Set<Hex> | null)[];
+}
+
+/** The blocks a filter covers, oldest first. */
+export interface LogQuery {
+  filter: LogFilter;
+  blockHash: Hex | null;
+  from: BlockSelector;
+  to: BlockSelector;
+}
+
+const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' };
+
+export function parseLogFilter(raw: unknown, index = 0): LogQuery {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidParams(`invalid argument ${index}: filter must be an object`);
+  const object = raw as Record<string, unknown>;
+  const known = new Set(['fromBlock', 'toBlock', 'address', 'topics', 'blockHash']);
+  for (const key of Object.keys(object)) if (!known.has(key)) throw invalidParams(`invalid argument ${index}: unknown filter field ${key}`);
+  let addresses: Set<Hex> | null = null;
+  if (object.address !== undefined && object.address !== null) {
+    const list = Array.isArray(object.address) ? object.address : [object.address];
+    addresses = new Set(list.map((a) => parseAddress(a, index, 'address')));
+    if (addresses.size === 0) addresses = null;
+  }
+  const topics: (Set<Hex> | null)[] = [];
+  if (object.topics !== undefined && object.topics !== null) {
+    if (!Array.isArray(object.topics)) throw invalidParams(`invalid argument ${index}: topics must be an array`);
+    if (object.topics.length > 4) throw invalidParams(`invalid argument ${index}: at most 4 topic positions`);
+    for (const position of object.topics) {
+      if (position === null) topics.push(null);
+      else if (Array.isArray(position)) topics.push(position.length === 0 ? null : new Set(position.map((t) => parseHash(t, index, 'topic'))));
+      else topics.push(new Set([parseHash(position, index, 'topic')]));
+    }
+  }
+  const blockHash = object.blockHash === undefined || object.blockHash === null ? null : parseHash(object.blockHash, index, 'blockHash');
+  if (blockHash && (object.fromBlock !== undefined || object.toBlock !== undefined)) {
+    throw invalidParams(`invalid argument ${index}: cannot specify both blockHash and fromBlock/toBlock, choose one or the other`);
+  }
+  const from = object.fromBlock === undefined || object.fromBlock === null ? LATEST : parseBlockSelector(object.fromBlock, index);
+  const to = object.toBlock === undefined || object.toBlock === null ? LATEST : parseBlockSelector(object.toBlock, index);
+  if (from.kind === 'hash' || to.kind === 'hash') throw invalidParams(`invalid argument ${index}: fromBlock and toBlock take numbers or tags`);
+  return { filter: { addresses, topics }, blockHash, from, to };
+}
+
+export function logMatches(log: LogRecord, filter: LogFilter): boolean {
+  if (filter.addresses && !filter.addresses.has(log.address)) return false;
+  for (let i = 0; i < filter.topics.length; i++) {
+    const accepted = filter.topics[i];
+    if (accepted === null) continue;
+    const topic = log.topics[i];
+    if (topic === undefined || !accepted.has(topic)) return false;
+  }
+  return true;
+}
+
+/** Resolved numeric range; `includePending` adds the pending block's logs after the sealed range. */
+export interface ResolvedRange {
+  from: bigint;
+  to: bigint;
+  includePending: boolean;
+}
+
+export function resolveRange(chain: Chain, query: LogQuery): ResolvedRange {
+  const number = (s: BlockSelector) => (s.kind === 'tag' ? blockNumberForTag(chain, s.tag) : s.kind === 'number' ? s.number : 0n);
+  const toIsPending = query.to.kind === 'tag' && query.to.tag === 'pending';
+  const fromIsPending = query.from.kind === 'tag' && query.from.tag === 'pending';
+  if (fromIsPending && !toIsPending) throw invalidParams('invalid block range params');
+  if (fromIsPending && toIsPending) return { from: chain.head + 1n, to: chain.head, includePending: true };
+  const from = number(query.from);
+  const to = toIsPending ? chain.head : number(query.to);
+  if (from > to && !(toIsPending && from === chain.head + 1n)) throw invalidParams('invalid block range params');
+  return { from, to: to > chain.head ? chain.head : to, includePending: toIsPending };
+}
+
+export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity): Json[] {
+  const result: Json[] = [];
+  for (const block of blocks) {
+    if (block.logs.length === 0) continue;
+    const ref = blockRef(block, identity);
+    for (const log of block.logs) if (logMatches(log, filter)) result.push(logJson(log, ref));
+  }
+  return result;
+}
+
+export function* blocksInRange(chain: Chain, range: ResolvedRange): Generator<BlockRecord> {
+  for (let n = range.from; n <= range.to; n++) {
+    const block = chain.blockByNumber(n);
+    if (block) yield block;
+  }
+  if (range.includePending) yield chain.pending;
+}
+
+export const logMethods: MethodTable = {
+  eth_getLogs: (params, { node }) => {
+    expectParams(params, 1);
+    const query = parseLogFilter(params[0]);
+    const identity = node.options.pendingIdentity;
+    if (query.blockHash) {
+      const block = findBlock(node.chain, { kind: 'hash', hash: query.blockHash, requireCanonical: false });
+      if (!block) throw invalidInput('unknown block');
+      return collectLogs([block], query.filter, identity);
+    }
+    const range = resolveRange(node.chain, query);
+    return collectLogs(blocksInRange(node.chain, range), query.filter, identity);
+  },
+};

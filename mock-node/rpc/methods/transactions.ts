@@ -1,0 +1,194 @@
+// Transaction intake and lookups, and calls: eth_sendRawTransaction, eth_sendTransaction,
+// eth_sendRawTransactionSync (EIP-7966), eth_getTransactionByHash, eth_getTransactionReceipt,
+// eth_call, eth_estimateGas.
+import { Transaction } from 'ethers';
+import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
+import type { BlockRecord } from '../../chain/types';
+import { decodeRevertReason, runMessage } from '../../execution/execute';
+import { decodeRawTransaction, fromEthers } from '../../execution/transaction';
+import { StateDraft } from '../../state/worldState';
+import { stateBlock } from '../blockResolution';
+import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
+import {
+  expectParams,
+  parseAddress,
+  parseBlockSelector,
+  parseData,
+  parseHash,
+  parseOptionalQuantity,
+  type BlockSelector,
+} from '../params';
+import { blockRef, receiptJson, transactionJson } from '../shapes';
+import { SUGGESTED_PRIORITY_FEE } from './chainInfo';
+import type { MethodContext, MethodTable } from './types';
+
+/** EIP-7966 as Base serves it: default and maximum wait. */
+export const SYNC_TIMEOUT_MS = 6000;
+
+interface CallObject {
+  from: Hex;
+  to: Hex | null;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value: bigint;
+  input: Hex;
+  nonce?: bigint;
+  type?: bigint;
+  accessList?: { address: string; storageKeys: string[] }[];
+}
+
+function parseCallObject(raw: unknown, index: number, fromRequired: boolean): CallObject {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidParams(`invalid argument ${index}: transaction must be an object`);
+  const o = raw as Record<string, unknown>;
+  if (o.data !== undefined && o.input !== undefined && o.data !== o.input) {
+    throw invalidParams(`invalid argument ${index}: both "data" and "input" are set and not equal`);
+  }
+  const inputRaw = o.input ?? o.data;
+  if (fromRequired && (o.from === undefined || o.from === null)) throw invalidParams(`invalid argument ${index}: from is required`);
+  return {
+    from: o.from === undefined || o.from === null ? ZERO_ADDRESS : parseAddress(o.from, index, 'from'),
+    to: o.to === undefined || o.to === null ? null : parseAddress(o.to, index, 'to'),
+    gas: parseOptionalQuantity(o.gas, index, 'gas'),
+    gasPrice: parseOptionalQuantity(o.gasPrice, index, 'gasPrice'),
+    maxFeePerGas: parseOptionalQuantity(o.maxFeePerGas, index, 'maxFeePerGas'),
+    maxPriorityFeePerGas: parseOptionalQuantity(o.maxPriorityFeePerGas, index, 'maxPriorityFeePerGas'),
+    value: parseOptionalQuantity(o.value, index, 'value') ?? 0n,
+    input: inputRaw === undefined || inputRaw === null ? '0x' : parseData(inputRaw, index, 'input'),
+    nonce: parseOptionalQuantity(o.nonce, index, 'nonce'),
+    type: parseOptionalQuantity(o.type, index, 'type'),
+    accessList: Array.isArray(o.accessList) ? (o.accessList as CallObject['accessList']) : undefined,
+  };
+}
+
+/** Runs a call against a block's state, discarding its effects. */
+function simulate(ctx: MethodContext, call: CallObject, block: BlockRecord) {
+  const { node } = ctx;
+  const draft = new StateDraft(block.state);
+  const env = node.chain.environment(block);
+  const gasLimit = call.gas ?? node.options.gasLimit;
+  if (call.value > 0n && draft.account(call.from).balance < call.value) throw invalidInput('insufficient funds for transfer');
+  return runMessage(draft, { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit }, env, node.contracts, {
+    isStatic: true,
+    origin: call.from,
+  });
+}
+
+function revertError(outcome: { revertData: Hex; reason?: string }): RpcError {
+  const reason = outcome.reason ?? decodeRevertReason(outcome.revertData);
+  if (reason === 'out of gas') return new RpcError(ErrorCode.InvalidInput, 'out of gas');
+  return new RpcError(ErrorCode.ExecutionReverted, reason ? `execution reverted: ${reason}` : 'execution reverted', outcome.revertData);
+}
+
+function blockParam(params: readonly unknown[], index: number): BlockSelector {
+  return params[index] === undefined || params[index] === null ? { kind: 'tag', tag: 'latest' } : parseBlockSelector(params[index], index);
+}
+
+function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord): bigint {
+  const result = simulate(ctx, { ...call, gas: call.gas ?? ctx.node.options.gasLimit }, block);
+  if (!result.outcome.ok) throw revertError(result.outcome);
+  return result.gasUsed;
+}
+
+async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {
+  expectParams(params, 1);
+  const call = parseCallObject(params[0], 0, true);
+  const { node } = ctx;
+  const wallet = node.accounts.wallet(call.from);
+  if (!wallet) throw invalidInput(`unknown account ${call.from}: eth_sendTransaction signs for dev accounts only; sign locally and use eth_sendRawTransaction`);
+  const pending = node.chain.pending;
+  const nonce = call.nonce ?? node.chain.nextNonce(call.from);
+  const gasLimit = call.gas ?? estimate(ctx, call, pending);
+  const legacy = call.gasPrice !== undefined || call.type === 0n;
+  const baseFee = pending.header.baseFeePerGas;
+  const tx = Transaction.from({
+    type: legacy ? (call.accessList ? 1 : 0) : 2,
+    chainId: node.options.chainId,
+    nonce: Number(nonce),
+    to: call.to,
+    value: call.value,
+    data: call.input,
+    gasLimit,
+    ...(legacy
+      ? { gasPrice: call.gasPrice ?? baseFee + SUGGESTED_PRIORITY_FEE }
+      : {
+          maxPriorityFeePerGas: call.maxPriorityFeePerGas ?? SUGGESTED_PRIORITY_FEE,
+          maxFeePerGas: call.maxFeePerGas ?? baseFee * 2n + (call.maxPriorityFeePerGas ?? SUGGESTED_PRIORITY_FEE),
+        }),
+    accessList: call.accessList,
+  });
+  const signed = await wallet.signTransaction(tx);
+  const record = fromEthers(Transaction.from(signed), signed.toLowerCase());
+  return node.chain.submit(record);
+}
+
+export const transactionMethods: MethodTable = {
+  eth_sendRawTransaction: (params, { node }) => {
+    expectParams(params, 1);
+    return node.chain.submit(decodeRawTransaction(params[0] as string));
+  },
+  eth_sendTransaction: sendTransaction,
+  eth_sendRawTransactionSync: async (params, { node }) => {
+    expectParams(params, 1, 2);
+    const tx = decodeRawTransaction(params[0] as string);
+    let timeout = SYNC_TIMEOUT_MS;
+    if (params[1] !== undefined && params[1] !== null) {
+      if (typeof params[1] !== 'number' || !Number.isInteger(params[1]) || params[1] <= 0) {
+        throw invalidParams('invalid argument 1: timeout must be a positive integer of milliseconds');
+      }
+      if (params[1] > SYNC_TIMEOUT_MS) {
+        throw invalidParams(`time out too long, timeout: ${params[1]} ms, max: ${SYNC_TIMEOUT_MS} ms`);
+      }
+      timeout = params[1];
+    }
+    const hash = node.chain.submit(tx);
+    try {
+      await node.chain.waitForPreconfirmation(hash, timeout);
+    } catch (error) {
+      if (error instanceof RpcError && error.code === ErrorCode.TransactionRejected) throw error;
+      throw new RpcError(4, `the transaction was added to the mempool but wasn't processed in ${timeout}ms`, hash);
+    }
+    const found = node.chain.findTransaction(hash)!;
+    return receiptJson(found.block, found.included, node.options.pendingIdentity);
+  },
+  eth_getTransactionByHash: (params, { node }) => {
+    expectParams(params, 1);
+    const hash = parseHash(params[0], 0, 'transaction hash');
+    const found = node.chain.findTransaction(hash);
+    if (found) {
+      const ref = blockRef(found.block, node.options.pendingIdentity);
+      return transactionJson(found.included.tx, ref, found.included.index, found.block.header.baseFeePerGas);
+    }
+    const queued = node.chain.queuedTransaction(hash);
+    return queued ? transactionJson(queued, null, null) : null;
+  },
+  eth_getTransactionReceipt: (params, { node }) => {
+    expectParams(params, 1);
+    const found = node.chain.findTransaction(parseHash(params[0], 0, 'transaction hash'));
+    return found ? receiptJson(found.block, found.included, node.options.pendingIdentity) : null;
+  },
+  eth_getTransactionByBlockNumberAndIndex: (params, { node }) => {
+    expectParams(params, 2);
+    const block = stateBlock(node.chain, parseBlockSelector(params[0], 0));
+    const index = Number(parseOptionalQuantity(params[1], 1, 'index') ?? 0n);
+    const item = block.transactions[index];
+    return item ? transactionJson(item.tx, blockRef(block, node.options.pendingIdentity), item.index, block.header.baseFeePerGas) : null;
+  },
+  eth_call: (params, ctx) => {
+    expectParams(params, 1, 3);
+    if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
+    const call = parseCallObject(params[0], 0, false);
+    const block = stateBlock(ctx.node.chain, blockParam(params, 1));
+    const result = simulate(ctx, call, block);
+    if (!result.outcome.ok) throw revertError(result.outcome);
+    return result.outcome.returnData;
+  },
+  eth_estimateGas: (params, ctx) => {
+    expectParams(params, 1, 3);
+    if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
+    const call = parseCallObject(params[0], 0, false);
+    const block = stateBlock(ctx.node.chain, params[1] === undefined ? { kind: 'tag', tag: 'pending' } : blockParam(params, 1));
+    return '0x' + estimate(ctx, call, block).toString(16);
+  },
+};

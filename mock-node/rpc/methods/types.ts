@@ -1,0 +1,23 @@
+// What a JSON-RPC method handler gets: parsed-on-demand positional params and the node's
+// services. Handlers return plain JSON values (or promises of them) and throw RpcError.
+import type { Chain } from '../../chain/chain';
+import type { DevAccounts } from '../../execution/devAccounts';
+import type { NativeContracts } from '../../execution/execute';
+import type { MockNodeOptions } from '../../options';
+
+export type ProfileName = 'public' | 'dedicated' | 'internal';
+
+export interface NodeServices {
+  readonly options: MockNodeOptions;
+  readonly chain: Chain;
+  readonly accounts: DevAccounts;
+  readonly contracts: NativeContracts;
+}
+
+export interface MethodContext {
+  readonly node: NodeServices;
+  readonly profile: ProfileName;
+}
+
+export type MethodHandler = (params: readonly unknown[], ctx: MethodContext) => unknown;
+export type MethodTable = Readonly<Record<string, MethodHandler>>;

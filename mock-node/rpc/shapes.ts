@@ -1,0 +1,132 @@
+// JSON shapes of blocks, transactions, receipts and logs, as the Ethereum execution API
+// returns them. A pending block's identity (number and hash) follows the pendingIdentity option.
+import { quantity, ZERO_HASH, type Hex } from '../chain/hex';
+import type { BlockRecord, IncludedTransaction, LogRecord, TransactionRecord } from '../chain/types';
+import type { PendingIdentity } from '../options';
+
+export type Json = Record<string, unknown>;
+
+/** How a block is referred to from its own shape or from a transaction, receipt or log in it. */
+export interface BlockRef {
+  number: Hex | null;
+  hash: Hex | null;
+  /** What a transaction object carries (Base answers null for a pre-confirmed transaction's blockHash). */
+  transactionBlockHash: Hex | null;
+  timestamp: Hex;
+}
+
+export function blockRef(block: BlockRecord, identity: PendingIdentity): BlockRef {
+  const timestamp = quantity(block.header.timestamp);
+  const number = quantity(block.header.number);
+  if (block.sealed || identity === 'partial') return { number, hash: block.hash, transactionBlockHash: block.hash, timestamp };
+  if (identity === 'zero') return { number, hash: ZERO_HASH, transactionBlockHash: null, timestamp };
+  return { number: null, hash: null, transactionBlockHash: null, timestamp };
+}
+
+export function blockJson(block: BlockRecord, fullTransactions: boolean, identity: PendingIdentity): Json {
+  const ref = blockRef(block, identity);
+  const h = block.header;
+  return {
+    number: ref.number,
+    hash: ref.hash,
+    parentHash: h.parentHash,
+    nonce: h.nonce,
+    sha3Uncles: h.sha3Uncles,
+    logsBloom: h.logsBloom,
+    transactionsRoot: h.transactionsRoot,
+    stateRoot: h.stateRoot,
+    receiptsRoot: h.receiptsRoot,
+    miner: h.miner,
+    difficulty: quantity(h.difficulty),
+    totalDifficulty: '0x0',
+    mixHash: h.mixHash,
+    extraData: h.extraData,
+    size: quantity(block.size),
+    gasLimit: quantity(h.gasLimit),
+    gasUsed: quantity(h.gasUsed),
+    timestamp: ref.timestamp,
+    transactions: block.transactions.map((item) => (fullTransactions ? transactionJson(item.tx, ref, item.index) : item.tx.hash)),
+    uncles: [],
+    withdrawals: [],
+    withdrawalsRoot: h.withdrawalsRoot,
+    baseFeePerGas: quantity(h.baseFeePerGas),
+    blobGasUsed: quantity(h.blobGasUsed),
+    excessBlobGas: quantity(h.excessBlobGas),
+    parentBeaconBlockRoot: h.parentBeaconBlockRoot,
+    requestsHash: h.requestsHash,
+  };
+}
+
+/** A transaction object; `ref` null for a transaction that is only queued. */
+export function transactionJson(tx: TransactionRecord, ref: BlockRef | null, index: number | null, baseFee?: bigint): Json {
+  const json: Json = {
+    blockHash: ref ? ref.transactionBlockHash : null,
+    blockNumber: ref ? ref.number : null,
+    transactionIndex: ref && index !== null ? quantity(index) : null,
+    hash: tx.hash,
+    type: quantity(tx.type),
+    from: tx.from,
+    to: tx.to,
+    nonce: quantity(tx.nonce),
+    gas: quantity(tx.gasLimit),
+    value: quantity(tx.value),
+    input: tx.input,
+  };
+  if (tx.chainId !== null) json.chainId = quantity(tx.chainId);
+  if (tx.type === 2) {
+    json.maxFeePerGas = quantity(tx.maxFeePerGas!);
+    json.maxPriorityFeePerGas = quantity(tx.maxPriorityFeePerGas!);
+    const tip = tx.maxPriorityFeePerGas!;
+    json.gasPrice = quantity(baseFee === undefined ? tx.maxFeePerGas! : minBig(baseFee + tip, tx.maxFeePerGas!));
+  } else {
+    json.gasPrice = quantity(tx.gasPrice!);
+  }
+  if (tx.accessList) json.accessList = tx.accessList;
+  json.v = quantity(tx.v);
+  json.r = tx.r;
+  json.s = tx.s;
+  if (tx.type !== 0) json.yParity = quantity(tx.yParity);
+  return json;
+}
+
+export function receiptJson(block: BlockRecord, included: IncludedTransaction, identity: PendingIdentity): Json {
+  const ref = blockRef(block, identity);
+  const { tx, receipt } = included;
+  const json: Json = {
+    transactionHash: tx.hash,
+    transactionIndex: quantity(included.index),
+    blockHash: ref.hash,
+    blockNumber: ref.number,
+    from: tx.from,
+    to: tx.to,
+    cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
+    gasUsed: quantity(receipt.gasUsed),
+    effectiveGasPrice: quantity(receipt.effectiveGasPrice),
+    contractAddress: receipt.contractAddress,
+    logs: receipt.logs.map((log) => logJson(log, ref)),
+    logsBloom: receipt.logsBloom,
+    type: quantity(tx.type),
+    status: quantity(receipt.status),
+  };
+  if (receipt.revertReason !== undefined) json.revertReason = receipt.revertReason;
+  return json;
+}
+
+export function logJson(log: LogRecord, ref: BlockRef, removed = false): Json {
+  return {
+    address: log.address,
+    topics: log.topics,
+    data: log.data,
+    blockNumber: ref.number,
+    blockHash: ref.hash,
+    blockTimestamp: ref.timestamp,
+    transactionHash: log.transactionHash,
+    transactionIndex: quantity(log.transactionIndex),
+    logIndex: quantity(log.logIndex),
+    removed,
+  };
+}
+
+function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}

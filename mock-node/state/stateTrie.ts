@@ -1,0 +1,80 @@
+// The real Ethereum state root: a secure Merkle-Patricia trie of accounts
+// (keccak(address) -> rlp[nonce, balance, storageRoot, codeHash]) whose storage roots are
+// secure tries of slots (keccak(slot) -> rlp(value)). One node store keeps every version, so
+// the root of any earlier layer stays valid after reorgs and reverts.
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { MapDB } from '@ethereumjs/util';
+import { encodeRlp, keccak256 } from 'ethers';
+import { bytesToHex, hexToBytes, rlpQuantity, word, type Hex } from '../chain/hex';
+import { isEmptyAccount, StateLayer, type AccountRecord, type StateDraft } from './worldState';
+
+export const EMPTY_TRIE_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+export const EMPTY_CODE_HASH: Hex = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
+
+export function codeHash(code: Hex): Hex {
+  return code === '0x' ? EMPTY_CODE_HASH : keccak256(code);
+}
+
+export class StateTrie {
+  private readonly db = new MapDB<string, string>();
+  private readonly accounts = new MerklePatriciaTrie({ db: this.db, useKeyHashing: true });
+  private readonly slots = new MerklePatriciaTrie({ db: this.db, useKeyHashing: true });
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** Builds the genesis layer from full account and storage maps. */
+  genesis(accounts: Map<Hex, AccountRecord>, storage: Map<Hex, Map<bigint, bigint>>): Promise<StateLayer> {
+    return this.serialized(async () => {
+      const { stateRoot, storageRoots } = await this.apply(EMPTY_TRIE_ROOT, () => undefined, accounts, storage);
+      return StateLayer.genesis(accounts, storage, stateRoot, storageRoots);
+    });
+  }
+
+  /** Freezes a draft made directly over `base` into a new layer with its real state root. */
+  commit(base: StateLayer, draft: StateDraft): Promise<StateLayer> {
+    if (draft.isEmpty()) return Promise.resolve(base);
+    const accounts = new Map(draft.accountChanges);
+    const storage = new Map([...draft.storageWrites].map(([address, slots]) => [address, new Map(slots)] as const));
+    return this.serialized(async () => {
+      const touched = new Map(accounts);
+      for (const address of storage.keys()) if (!touched.has(address)) touched.set(address, base.account(address));
+      const { stateRoot, storageRoots } = await this.apply(base.stateRoot, (a) => base.storageRoot(a), touched, storage);
+      return base.extend(accounts, storage, stateRoot, storageRoots);
+    });
+  }
+
+  private async apply(
+    parentRoot: Hex,
+    previousStorageRoot: (address: Hex) => Hex | undefined,
+    accounts: Map<Hex, AccountRecord>,
+    storage: Map<Hex, Map<bigint, bigint>>,
+  ): Promise<{ stateRoot: Hex; storageRoots: Map<Hex, Hex> }> {
+    const storageRoots = new Map<Hex, Hex>();
+    for (const [address, slots] of storage) {
+      this.slots.root(hexToBytes(previousStorageRoot(address) ?? EMPTY_TRIE_ROOT));
+      for (const [slot, value] of slots) {
+        const key = hexToBytes(word(slot));
+        if (value === 0n) await this.slots.del(key);
+        else await this.slots.put(key, hexToBytes(encodeRlp(rlpQuantity(value))));
+      }
+      storageRoots.set(address, bytesToHex(this.slots.root()));
+    }
+    this.accounts.root(hexToBytes(parentRoot));
+    for (const [address, record] of accounts) {
+      const storageRoot = storageRoots.get(address) ?? previousStorageRoot(address) ?? EMPTY_TRIE_ROOT;
+      const key = hexToBytes(address);
+      if (isEmptyAccount(record) && storageRoot === EMPTY_TRIE_ROOT) {
+        await this.accounts.del(key);
+      } else {
+        const encoded = encodeRlp([rlpQuantity(record.nonce), rlpQuantity(record.balance), storageRoot, codeHash(record.code)]);
+        await this.accounts.put(key, hexToBytes(encoded));
+      }
+    }
+    return { stateRoot: bytesToHex(this.accounts.root()), storageRoots };
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,191 @@
+// World state as immutable layers. A sealed block or a flashblock owns one frozen layer; the
+// builder writes into a StateDraft on top of the newest layer and freezes it when the flashblock
+// is cut. Reads walk the layers from newest to oldest; chains of layers are flattened once they
+// grow deep so a read stays a handful of map lookups.
+import type { Hex } from '../chain/hex';
+
+export interface AccountRecord {
+  readonly nonce: bigint;
+  readonly balance: bigint;
+  /** Runtime code, '0x' for an externally owned account. */
+  readonly code: Hex;
+}
+
+export const EMPTY_ACCOUNT: AccountRecord = Object.freeze({ nonce: 0n, balance: 0n, code: '0x' });
+
+export function isEmptyAccount(account: AccountRecord): boolean {
+  return account.nonce === 0n && account.balance === 0n && account.code === '0x';
+}
+
+/** Read access to a state, whatever it is made of. */
+export interface StateReader {
+  account(address: Hex): AccountRecord;
+  storage(address: Hex, slot: bigint): bigint;
+}
+
+const FLATTEN_DEPTH = 32;
+
+/** One frozen layer of changes over its parent. Never modified after construction. */
+export class StateLayer implements StateReader {
+  readonly depth: number;
+
+  private constructor(
+    readonly parent: StateLayer | undefined,
+    readonly accounts: ReadonlyMap<Hex, AccountRecord>,
+    readonly storageChanges: ReadonlyMap<Hex, ReadonlyMap<bigint, bigint>>,
+    /** Root of the state trie after this layer (computed by StateTrie). */
+    readonly stateRoot: Hex,
+    /** Storage trie root per account whose storage this layer (or, when flattened, any layer) changed. */
+    readonly storageRoots: ReadonlyMap<Hex, Hex>,
+  ) {
+    this.depth = parent ? parent.depth + 1 : 0;
+  }
+
+  static genesis(
+    accounts: Map<Hex, AccountRecord>,
+    storage: Map<Hex, Map<bigint, bigint>>,
+    stateRoot: Hex,
+    storageRoots: Map<Hex, Hex>,
+  ): StateLayer {
+    return new StateLayer(undefined, accounts, storage, stateRoot, storageRoots);
+  }
+
+  /** Freezes a set of changes on top of this layer; flattens the chain when it grows deep. */
+  extend(
+    accounts: Map<Hex, AccountRecord>,
+    storage: Map<Hex, Map<bigint, bigint>>,
+    stateRoot: Hex,
+    storageRoots: Map<Hex, Hex>,
+  ): StateLayer {
+    if (accounts.size === 0 && storage.size === 0) return this;
+    const layer = new StateLayer(this, accounts, storage, stateRoot, storageRoots);
+    return layer.depth >= FLATTEN_DEPTH ? layer.flatten() : layer;
+  }
+
+  account(address: Hex): AccountRecord {
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const found = layer.accounts.get(address);
+      if (found) return found;
+    }
+    return EMPTY_ACCOUNT;
+  }
+
+  storage(address: Hex, slot: bigint): bigint {
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const value = layer.storageChanges.get(address)?.get(slot);
+      if (value !== undefined) return value;
+    }
+    return 0n;
+  }
+
+  storageRoot(address: Hex): Hex | undefined {
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const root = layer.storageRoots.get(address);
+      if (root !== undefined) return root;
+    }
+    return undefined;
+  }
+
+  /** Every account with a record in any layer (for dumps and full scans). */
+  allAccounts(): Map<Hex, AccountRecord> {
+    const result = new Map<Hex, AccountRecord>();
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      for (const [address, record] of layer.accounts) if (!result.has(address)) result.set(address, record);
+    }
+    return result;
+  }
+
+  /** Every storage slot of one account. */
+  allStorage(address: Hex): Map<bigint, bigint> {
+    const result = new Map<bigint, bigint>();
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const slots = layer.storageChanges.get(address);
+      if (slots) for (const [slot, value] of slots) if (!result.has(slot)) result.set(slot, value);
+    }
+    return result;
+  }
+
+  /** Addresses that have storage in any layer. */
+  storageOwners(): Set<Hex> {
+    const result = new Set<Hex>();
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      for (const address of layer.storageChanges.keys()) result.add(address);
+    }
+    return result;
+  }
+
+  private flatten(): StateLayer {
+    const accounts = this.allAccounts();
+    const storage = new Map<Hex, Map<bigint, bigint>>();
+    for (const address of this.storageOwners()) storage.set(address, this.allStorage(address));
+    const roots = new Map<Hex, Hex>();
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      for (const [address, root] of layer.storageRoots) if (!roots.has(address)) roots.set(address, root);
+    }
+    return new StateLayer(undefined, accounts, storage, this.stateRoot, roots);
+  }
+}
+
+/**
+ * A writable view over a base state. Drafts nest: a transaction runs in a child draft that is
+ * merged into its parent on success and dropped on revert.
+ */
+export class StateDraft implements StateReader {
+  readonly accountChanges = new Map<Hex, AccountRecord>();
+  readonly storageWrites = new Map<Hex, Map<bigint, bigint>>();
+
+  constructor(readonly base: StateReader) {}
+
+  account(address: Hex): AccountRecord {
+    return this.accountChanges.get(address) ?? this.base.account(address);
+  }
+
+  storage(address: Hex, slot: bigint): bigint {
+    const value = this.storageWrites.get(address)?.get(slot);
+    return value !== undefined ? value : this.base.storage(address, slot);
+  }
+
+  setAccount(address: Hex, record: AccountRecord): void {
+    this.accountChanges.set(address, record);
+  }
+
+  updateAccount(address: Hex, change: Partial<AccountRecord>): AccountRecord {
+    const next = { ...this.account(address), ...change };
+    this.accountChanges.set(address, next);
+    return next;
+  }
+
+  addBalance(address: Hex, amount: bigint): void {
+    const current = this.account(address);
+    this.updateAccount(address, { balance: current.balance + amount });
+  }
+
+  subtractBalance(address: Hex, amount: bigint): void {
+    const current = this.account(address);
+    if (current.balance < amount) throw new Error(`balance of ${address} below ${amount}`);
+    this.updateAccount(address, { balance: current.balance - amount });
+  }
+
+  setStorage(address: Hex, slot: bigint, value: bigint): void {
+    let slots = this.storageWrites.get(address);
+    if (!slots) {
+      slots = new Map();
+      this.storageWrites.set(address, slots);
+    }
+    slots.set(slot, value);
+  }
+
+  child(): StateDraft {
+    return new StateDraft(this);
+  }
+
+  /** Merges this draft's writes into the draft it was made from. */
+  mergeInto(parent: StateDraft): void {
+    for (const [address, record] of this.accountChanges) parent.setAccount(address, record);
+    for (const [address, slots] of this.storageWrites) for (const [slot, value] of slots) parent.setStorage(address, slot, value);
+  }
+
+  isEmpty(): boolean {
+    return this.accountChanges.size === 0 && this.storageWrites.size === 0;
+  }
+}
