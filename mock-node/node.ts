@@ -8,10 +8,13 @@ import type { Hex } from './chain/hex';
 import { DevAccounts, type DevAccount } from './execution/devAccounts';
 import { NativeContracts, storageOf } from './execution/execute';
 import type { NativeContract } from './execution/nativeContract';
+import { createStableToken } from './execution/token/index';
 import { createLogger, type Logger } from './logger';
 import { resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
 import type { MethodTable, NodeServices } from './rpc/methods/types';
+import { signingMethods } from './rpc/methods/signing';
+import { tokenControlMethods } from './rpc/methods/tokenControl';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './state/worldState';
 import type { Router } from 'express';
@@ -46,12 +49,13 @@ export interface RunningMockNode {
   stop(): Promise<void>;
 }
 
-function nativeContractsFor(_options: MockNodeOptions, _accounts: DevAccounts): NativeContract[] {
-  return [];
+function nativeContractsFor(options: MockNodeOptions, accounts: DevAccounts): NativeContract[] {
+  // The built-in EIP-3009 token; dev account 0 is its owner, pauser, blacklister and minter.
+  return [createStableToken(options.token, accounts.addresses()[0])];
 }
 
 function extraMethodTables(): MethodTable[] {
-  return [];
+  return [signingMethods, tokenControlMethods];
 }
 
 function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts: NativeContracts): GenesisAlloc {

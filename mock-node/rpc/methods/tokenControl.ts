@@ -1,0 +1,70 @@
+// Control methods for the built-in token (tests and demos): mint without a minter, pause and
+// blocklist without the owner's transactions. They change the token's storage exactly where the
+// token keeps these variables, on top of the pending state, and log no events (like
+// anvil_setStorageAt); use the owner's `mint` / `pause` / `blacklist` transactions for events.
+import { invalidInput, invalidParams } from '../errors';
+import { expectParams, parseAddress, parseBoolean, parseQuantity } from '../params';
+import { storageOf } from '../../execution/execute';
+import { MAX_BALANCE, StableToken, TokenState } from '../../execution/token/index';
+import type { MethodContext, MethodTable } from './types';
+
+function tokenOf(ctx: MethodContext): StableToken {
+  const contract = ctx.node.contracts.get(ctx.node.options.token.address.toLowerCase());
+  if (!(contract instanceof StableToken)) throw invalidInput('the built-in token is not deployed on this node');
+  return contract;
+}
+
+function parseAmount(value: unknown, index: number): bigint {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${index}: amount must be a non-negative integer`);
+    return BigInt(value);
+  }
+  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value);
+  return parseQuantity(value, index, 'amount');
+}
+
+async function changeToken(ctx: MethodContext, label: string, change: (state: TokenState) => void): Promise<void> {
+  const token = tokenOf(ctx);
+  let failure: Error | undefined;
+  await ctx.node.chain.applySystemChange(label, (draft) => {
+    try {
+      change(new TokenState(storageOf(draft, token.address)));
+    } catch (error) {
+      // Leave the draft as it was: the change is all or nothing.
+      draft.storageWrites.delete(token.address);
+      failure = error as Error;
+    }
+  });
+  if (failure) throw failure;
+}
+
+export const tokenControlMethods: MethodTable = {
+  /** mock_mint(to, amount): amount in base units (6 decimals), hex quantity, decimal string or number. */
+  mock_mint: async (params, ctx) => {
+    expectParams(params, 2);
+    const to = parseAddress(params[0], 0, 'to');
+    const amount = parseAmount(params[1], 1);
+    await changeToken(ctx, `mock_mint ${to} ${amount}`, (state) => {
+      const balance = state.balanceOf(to) + amount;
+      if (balance > MAX_BALANCE) throw invalidParams('invalid argument 1: the balance would exceed 2^255 - 1');
+      state.setBalanceKeepingFlag(to, balance);
+      state.setTotalSupply(state.totalSupply() + amount);
+    });
+    return true;
+  },
+  /** mock_setPaused(paused). */
+  mock_setPaused: async (params, ctx) => {
+    expectParams(params, 1);
+    const paused = parseBoolean(params[0], 0, 'paused');
+    await changeToken(ctx, `mock_setPaused ${paused}`, (state) => state.setPaused(paused));
+    return true;
+  },
+  /** mock_setBlocked(address, blocked): sets or clears the blocklist flag (bit 255 of the balance slot). */
+  mock_setBlocked: async (params, ctx) => {
+    expectParams(params, 2);
+    const account = parseAddress(params[0], 0, 'account');
+    const blocked = parseBoolean(params[1], 1, 'blocked');
+    await changeToken(ctx, `mock_setBlocked ${account} ${blocked}`, (state) => state.setBlacklisted(account, blocked));
+    return true;
+  },
+};
