@@ -3,7 +3,7 @@
 // TypeScript implementation against its own storage slots.
 import { AbiCoder, dataSlice } from 'ethers';
 import type { Hex } from '../chain/hex';
-import type { LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
+import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
 import type { StateDraft } from '../state/worldState';
 import { intrinsicGas } from './intrinsicGas';
 import type { BlockEnvironment, CallOutcome, ContractStorage, NativeContract, NativeLog } from './nativeContract';
@@ -31,6 +31,7 @@ export interface CallRequest {
   value: bigint;
   input: Hex;
   gasLimit: bigint;
+  accessList?: AccessList | null;
 }
 
 export interface CallResult {
@@ -74,7 +75,7 @@ export function runMessage(
   contracts: NativeContracts,
   options: { isStatic: boolean; origin: Hex },
 ): CallResult {
-  const base = intrinsicGas(request.input, null);
+  const base = intrinsicGas(request.input, request.accessList ?? null);
   const child = draft.child();
   const logs: NativeLog[] = [];
   const logAddresses: Hex[] = [];
@@ -153,7 +154,7 @@ export function applyTransaction(
   draft.updateAccount(tx.from, { nonce: sender.nonce + 1n, balance: sender.balance - tx.gasLimit * price });
   const result = runMessage(
     draft,
-    { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit },
+    { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit, accessList: tx.accessList },
     env,
     contracts,
     { isStatic: false, origin: tx.from },

@@ -18,9 +18,18 @@ export function decodeRawTransaction(raw: string): TransactionRecord {
     throw invalidInput(`invalid transaction: ${(error as Error).message.split(' (')[0]}`);
   }
   if (!SUPPORTED_TYPES.has(tx.type ?? 0)) throw invalidInput(`transaction type not supported: ${tx.type}`);
-  const signature = tx.signature;
-  if (!signature || !tx.from || !tx.hash) throw invalidInput('invalid transaction: missing signature');
-  return fromEthers(tx, raw.toLowerCase());
+  if (tx.type === 2 && tx.maxPriorityFeePerGas! > tx.maxFeePerGas!) {
+    // Checked before anything re-serializes the transaction (ethers refuses such a one).
+    throw invalidInput(
+      `max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tx.maxPriorityFeePerGas}, maxFeePerGas: ${tx.maxFeePerGas}`,
+    );
+  }
+  try {
+    if (!tx.signature || !tx.from || !tx.hash) throw new Error('missing signature');
+    return fromEthers(tx, raw.toLowerCase());
+  } catch (error) {
+    throw invalidInput(`invalid transaction: ${(error as Error).message.split(' (')[0]}`);
+  }
 }
 
 export function fromEthers(tx: Transaction, encoded: string): TransactionRecord {

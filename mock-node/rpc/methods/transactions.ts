@@ -166,7 +166,11 @@ export const transactionMethods: MethodTable = {
   eth_getTransactionReceipt: (params, { node }) => {
     expectParams(params, 1);
     const found = node.chain.findTransaction(parseHash(params[0], 0, 'transaction hash'));
-    return found ? receiptJson(found.block, found.included, node.options.pendingIdentity) : null;
+    if (!found) return null;
+    // With the `null` identity the node answers like a generic node: no receipt until sealed
+    // (clients such as ethers reject a receipt whose blockHash is null).
+    if (!found.block.sealed && node.options.pendingIdentity === 'null') return null;
+    return receiptJson(found.block, found.included, node.options.pendingIdentity);
   },
   eth_getTransactionByBlockNumberAndIndex: (params, { node }) => {
     expectParams(params, 2);

@@ -1,0 +1,94 @@
+// The CLI as a child process (the way a user in any language runs the node), driven by a
+// Python standard-library client; SIGTERM stops it cleanly.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { rpc } from '../helpers/rpc';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'mock-node.js');
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  dedicatedUrl: string;
+  output: () => string;
+}
+
+function startCli(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { cwd: ROOT });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const pub = /JSON-RPC \(public\)\s+(\S+)/.exec(output);
+      const ded = /JSON-RPC \(dedicated\)\s+(\S+)/.exec(output);
+      if (pub && ded && output.includes('Ctrl+C')) {
+        clearTimeout(timer);
+        resolve({ child, url: pub[1], dedicatedUrl: ded[1], output: () => output });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`CLI exited with ${code}:\n${output}`)));
+  });
+}
+
+describe('the CLI as a child process', function () {
+  before(function () {
+    if (!existsSync(CLI)) execFileSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { cwd: ROOT });
+  });
+
+  it('prints endpoints, chain id and dev accounts with keys; --help lists the flags', async () => {
+    const help = execFileSync(process.execPath, [CLI, '--help']).toString();
+    for (const flag of ['--port', '--host', '--chain-id', '--block-time-ms', '--flashblock-ms', '--pending-identity', '--accounts', '--balance', '--no-auto', '--config', '--json-logs']) {
+      assert.ok(help.includes(flag), `help lacks ${flag}`);
+    }
+    const node = await startCli(['--no-auto', '--chain-id', '8453', '--accounts', '3']);
+    try {
+      const out = node.output();
+      assert.match(out, /Chain id\s+8453 \(0x2105\)/);
+      assert.match(out, /\(0\) 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 {2}0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80/);
+      assert.ok(!out.includes('(3) '), 'three accounts only');
+      assert.equal(await rpc(node.url, 'eth_chainId'), '0x2105');
+    } finally {
+      node.child.kill('SIGTERM');
+    }
+  });
+
+  it('rejects a bad flag with a clear message and exit code 2', () => {
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, [CLI, '--pending-identity', 'maybe', '--port', '0'], { stdio: 'pipe' });
+    } catch (error) {
+      status = (error as { status: number }).status;
+      stderr = String((error as { stderr: Buffer }).stderr);
+    }
+    assert.equal(status, 2);
+    assert.match(stderr, /pendingIdentity must be one of partial, zero, null/);
+  });
+
+  it('a Python standard-library client reads the five methods; SIGTERM exits 0', async function () {
+    const node = await startCli(['--no-auto', '--pending-identity', 'zero']);
+    const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+    await rpc(node.url, 'eth_sendTransaction', [{ from: address, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '0x1' }]);
+    await rpc(node.url, 'mock_flashblock');
+    const out = execFileSync('python3', [join(__dirname, 'python', 'five_reads.py'), node.url, node.dedicatedUrl, address]).toString();
+    const seen = JSON.parse(out);
+    assert.equal(seen.block_latest.number, '0x0');
+    assert.equal(seen.block_pending.number, '0x1');
+    assert.equal(seen.block_pending.transactions.length, 1);
+    assert.equal(seen.nonce_latest, 0);
+    assert.equal(seen.nonce_pending, 1);
+    assert.equal(seen.storage_pending, '0x' + '00'.repeat(32));
+    assert.deepEqual(seen.logs_pending, []);
+    assert.deepEqual(seen.receipts_public, { status: 403, code: -32004 });
+    assert.deepEqual(seen.receipts_dedicated, { status: 200, statuses: ['0x1'] });
+    const exit = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
+    node.child.kill('SIGTERM');
+    assert.equal(await exit, 0);
+  });
+});

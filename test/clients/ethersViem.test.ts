@@ -1,0 +1,128 @@
+// ethers and viem, unmodified, against the node in auto mode: send transfers, read them back at
+// pending and then at latest; every pending identity mode.
+import assert from 'node:assert/strict';
+import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { createPublicClient, createWalletClient, defineChain, http, parseGwei } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { PendingIdentity, RunningMockNode } from '../../mock-node/index';
+import { rpc, sleep, startTestNode } from '../helpers/rpc';
+
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, limitMs = 10_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+for (const mode of ['partial', 'zero', 'null'] as PendingIdentity[]) {
+  describe(`clients against auto mode (pending identity ${mode})`, function () {
+    let node: RunningMockNode;
+    before(async () => {
+      node = await startTestNode({ auto: true, blockTimeMs: 400, flashblockMs: 100, pendingIdentity: mode });
+    });
+    after(() => node.stop());
+
+    it('ethers: Wallet sends a transfer, seen at pending then sealed at latest', async () => {
+      const provider = new JsonRpcProvider(node.url, undefined, { staticNetwork: true, pollingInterval: 50 });
+      const wallet = new Wallet(node.accounts[2].privateKey, provider);
+      const to = Wallet.createRandom().address;
+      const tx = await wallet.sendTransaction({ to, value: parseEther('1.5') });
+      const pendingBalance = await waitUntil('pending balance', async () => {
+        const b = await provider.getBalance(to, 'pending');
+        return b > 0n ? b : undefined;
+      });
+      assert.equal(pendingBalance, parseEther('1.5'));
+      // ethers may resolve wait() on the pre-confirmed receipt, as against Base; wait for the seal.
+      const first = await tx.wait();
+      assert.equal(first?.status, 1);
+      const receipt = await waitUntil('the sealed receipt', async () => {
+        const r = await provider.getTransactionReceipt(tx.hash);
+        return r && r.blockNumber <= (await provider.getBlockNumber()) ? r : undefined;
+      });
+      assert.equal(await provider.getBalance(to, receipt.blockNumber), parseEther('1.5'));
+      const block = await provider.getBlock(receipt.blockNumber);
+      assert.ok(block?.transactions.includes(tx.hash));
+      assert.equal(block?.hash, receipt.blockHash);
+      if (mode === 'null') {
+        // ethers v6 cannot parse a block whose number is null: the reason the default mode is partial.
+        await assert.rejects(provider.getBlock('pending'), (e: any) => e.code === 'BAD_DATA');
+      } else {
+        const pendingBlock = await provider.getBlock('pending');
+        assert.equal(pendingBlock?.number, (await provider.getBlockNumber()) + 1);
+      }
+      provider.destroy();
+    });
+
+    it('viem: walletClient sends, publicClient reads pending nonce ahead of latest, then the receipt', async () => {
+      const chain = defineChain({ id: 31337, name: 'mock', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.url] } } });
+      const transport = http(node.url);
+      const account = privateKeyToAccount(node.accounts[3].privateKey as `0x${string}`);
+      const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+      const walletClient = createWalletClient({ chain, transport, account });
+      const latestBefore = await publicClient.getTransactionCount({ address: account.address, blockTag: 'latest' });
+      const hash = await walletClient.sendTransaction({ to: node.accounts[4].address as `0x${string}`, value: 12345n, maxFeePerGas: parseGwei('5') });
+      await waitUntil('pending nonce', async () => (await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' })) === latestBefore + 1);
+      const pending = await publicClient.getBlock({ blockTag: 'pending' });
+      assert.ok(pending.transactions.includes(hash) || (await publicClient.getTransactionReceipt({ hash })).status === 'success');
+      // viem resolves on the first receipt it sees, which may be the pre-confirmed one.
+      const first = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      assert.equal(first.status, 'success');
+      const sealedNumber = await waitUntil('the block to seal', async () => {
+        const receipt = await publicClient.getTransactionReceipt({ hash });
+        return receipt.blockNumber !== null && receipt.blockNumber <= (await publicClient.getBlockNumber()) ? receipt.blockNumber : undefined;
+      });
+      assert.equal(await publicClient.getTransactionCount({ address: account.address, blockTag: 'latest' }), latestBefore + 1);
+      const receipt = await publicClient.getTransactionReceipt({ hash });
+      const block = await publicClient.getBlock({ blockNumber: sealedNumber });
+      assert.equal(block.hash, receipt.blockHash);
+    });
+
+    it('a sent transaction is in the pending block by the next complete flashblock', async () => {
+      const hash = await rpc(node.url, 'eth_sendTransaction', [{ from: node.accounts[5].address, to: node.accounts[6].address, value: '0x1' }]);
+      const start = (await (await fetch(node.url + 'health')).json()).pending;
+      let changes = 0;
+      let last = `${start.number}.${start.flashblockIndex}`;
+      await waitUntil('two flashblocks', async () => {
+        const p = (await (await fetch(node.url + 'health')).json()).pending;
+        const now = `${p.number}.${p.flashblockIndex}`;
+        if (now !== last) {
+          changes++;
+          last = now;
+          const pending = await rpc(node.url, 'eth_getBlockByNumber', ['pending', false]);
+          if (pending.transactions.includes(hash) || (await rpc(node.url, 'eth_getTransactionReceipt', [hash]))) return true;
+        }
+        return changes >= 2 ? true : undefined;
+      });
+      const pending = await rpc(node.url, 'eth_getBlockByNumber', ['pending', false]);
+      const sealed = await rpc(node.url, 'eth_getTransactionByHash', [hash]);
+      assert.ok(pending.transactions.includes(hash) || sealed.blockHash, 'pre-confirmed within one flashblock after the send');
+    });
+  });
+}
+
+describe('eth_sendRawTransactionSync (EIP-7966)', () => {
+  let node: RunningMockNode;
+  before(async () => {
+    node = await startTestNode({ auto: true, blockTimeMs: 400, flashblockMs: 100 });
+  });
+  after(() => node.stop());
+
+  it('returns the receipt once the transaction is pre-confirmed', async () => {
+    const provider = new JsonRpcProvider(node.url, undefined, { staticNetwork: true });
+    const wallet = new Wallet(node.accounts[7].privateKey, provider);
+    const signed = await wallet.signTransaction(await wallet.populateTransaction({ to: node.accounts[8].address, value: 7n }));
+    const receipt = await rpc(node.url, 'eth_sendRawTransactionSync', [signed]);
+    assert.equal(receipt.status, '0x1');
+    assert.equal(receipt.from, wallet.address.toLowerCase());
+    provider.destroy();
+  });
+
+  it('rejects a timeout above 6000 ms with -32602', async () => {
+    const wallet = new Wallet(node.accounts[7].privateKey);
+    const signed = await wallet.signTransaction({ to: node.accounts[8].address, value: 7n, nonce: 99, gasLimit: 21000, chainId: 31337, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n });
+    await assert.rejects(rpc(node.url, 'eth_sendRawTransactionSync', [signed, 7000]), (e: any) => e.code === -32602 && e.message === 'time out too long, timeout: 7000 ms, max: 6000 ms');
+  });
+});
