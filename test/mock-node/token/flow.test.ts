@@ -84,6 +84,9 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
   const ethersProvider = () => new JsonRpcProvider(node.url, Number(node.chainId), { staticNetwork: true, cacheTimeout: -1 });
 
   const wallet = (account: PrivateKeyAccount) => createWalletClient({ chain, transport: http(node.url), account });
+  /** writeContract with the parameters checked at run time (viem's generic types do not follow our overloads here). */
+  const write = (account: PrivateKeyAccount, params: { address: Hex; abi: typeof abi; functionName: string; args?: readonly unknown[]; gas?: bigint }): Promise<Hex> =>
+    wallet(account).writeContract({ chain, ...params } as any);
 
   async function pendingTimestamp(): Promise<bigint> {
     const block = await rpc(node.url, 'eth_getBlockByNumber', ['pending', false]);
@@ -151,7 +154,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
   }
 
   async function capture(message: AuthorizationMessage, signature: Hex, by = merchant): Promise<TransactionReceipt> {
-    const hash = await wallet(by).writeContract({
+    const hash = await write(by, {
       address: token,
       abi,
       functionName: 'receiveWithAuthorization',
@@ -332,7 +335,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
     const message = await draft();
     const signature = await signOnNode(message);
     const cancelSignature = await signCancel(payer.address, message.nonce);
-    const hash = await wallet(merchant).writeContract({ address: token, abi, functionName: 'cancelAuthorization', args: [payer.address, message.nonce, cancelSignature] });
+    const hash = await write(merchant, { address: token, abi, functionName: 'cancelAuthorization', args: [payer.address, message.nonce, cancelSignature] });
     const canceled = await receipt(hash);
     assert.equal(canceled.status, 'success');
     assert.deepEqual(canceled.logs.map((l) => l.topics), [
@@ -362,7 +365,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
     assert.equal((await storageAt(1n)) >> 160n, 1n, 'paused is byte 20 of slot 1');
     await expectCaptureFails(message, signature, 'Pausable: paused');
     await rpc(node.url, 'mock_setPaused', [false]);
-    const paused = await receipt(await wallet(ownerKey).writeContract({ address: token, abi, functionName: 'pause' }));
+    const paused = await receipt(await write(ownerKey, { address: token, abi, functionName: 'pause' }));
     assert.deepEqual(paused.logs.map((l) => l.topics[0]), [EVENT_TOPICS.Pause]);
     await expectCaptureFails(message, signature, 'Pausable: paused');
   });
@@ -375,7 +378,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
     assert.equal(await read('isBlacklisted', [payer.address]), true);
     await expectCaptureFails(message, signature, 'Blacklistable: account is blacklisted');
     await rpc(node.url, 'mock_setBlocked', [payer.address, false]);
-    const blocked = await receipt(await wallet(ownerKey).writeContract({ address: token, abi, functionName: 'blacklist', args: [merchant.address] }));
+    const blocked = await receipt(await write(ownerKey, { address: token, abi, functionName: 'blacklist', args: [merchant.address] }));
     assert.deepEqual(blocked.logs.map((l) => l.topics[0]), [EVENT_TOPICS.Blacklisted]);
     await expectCaptureFails(message, signature, 'Blacklistable: account is blacklisted');
   });
@@ -413,24 +416,24 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
       const data = encodeFunctionData({ abi, functionName: 'receiveWithAuthorization', args: [...args(message), v, sig.r as Hex, s as Hex] });
       const error = await rpcError(node.url, 'eth_call', [{ from: merchant.address, to: token, data }, 'pending']);
       assert.equal(error.message, `execution reverted: ${reason}`);
-      const hash = await wallet(merchant).sendTransaction({ to: token, data, gas: FAIL_GAS });
+      const hash = await wallet(merchant).sendTransaction({ chain, to: token, data, gas: FAIL_GAS } as any);
       assert.equal((await receipt(hash)).status, 'reverted');
     }
     // The untouched signature in the v,r,s form succeeds.
-    const ok = await wallet(merchant).writeContract({ address: token, abi, functionName: 'receiveWithAuthorization', args: [...args(message), sig.v, sig.r as Hex, sig.s as Hex] });
+    const ok = await write(merchant, { address: token, abi, functionName: 'receiveWithAuthorization', args: [...args(message), sig.v, sig.r as Hex, sig.s as Hex] });
     assert.equal((await receipt(ok)).status, 'success');
   });
 
   it('bytes overloads of transferWithAuthorization and cancelAuthorization; v,r,s cancel', async () => {
     const message = await draft({ to: stranger.address });
     const signature = await signOnNode(message, 'TransferWithAuthorization');
-    const hash = await wallet(merchant).writeContract({ address: token, abi, functionName: 'transferWithAuthorization', args: [...args(message), signature] });
+    const hash = await write(merchant, { address: token, abi, functionName: 'transferWithAuthorization', args: [...args(message), signature] });
     assert.equal((await receipt(hash)).status, 'success');
     await expectTokenState([[stranger.address, START_BALANCE + message.value]], [[payer.address, message.nonce, true]]);
 
     const nonce = freshNonce();
     const cancel = EthersSignature.from(await signCancel(payer.address, nonce));
-    const vrsHash = await wallet(stranger).writeContract({ address: token, abi, functionName: 'cancelAuthorization', args: [payer.address, nonce, cancel.v, cancel.r as Hex, cancel.s as Hex] });
+    const vrsHash = await write(stranger, { address: token, abi, functionName: 'cancelAuthorization', args: [payer.address, nonce, cancel.v, cancel.r as Hex, cancel.s as Hex] });
     assert.equal((await receipt(vrsHash)).status, 'success');
     await expectTokenState([], [[payer.address, nonce, true]]);
   });
@@ -465,7 +468,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
 
   it('memo transfer logs Transfer then Memo; eth_getLogs finds it by the memo topic', async () => {
     const memo = toHex('order-1234'.padEnd(32, '\0'));
-    const hash = await wallet(payer).writeContract({ address: token, abi, functionName: 'transferWithMemo', args: [merchant.address, 42n, memo] });
+    const hash = await write(payer, { address: token, abi, functionName: 'transferWithMemo', args: [merchant.address, 42n, memo] });
     const mined = await receipt(hash);
     assert.equal(mined.status, 'success');
     assert.deepEqual(mined.logs.map((l) => l.topics[0]), [EVENT_TOPICS.Transfer, EVENT_TOPICS.Memo]);
@@ -487,7 +490,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
     const message = await draft();
     const signature = await signOnNode(message);
     const estimate = await pub.estimateContractGas({ address: token, abi, functionName: 'receiveWithAuthorization', args: [...args(message), signature], account: merchant.address, blockTag: 'pending' } as any);
-    const hash = await wallet(merchant).writeContract({ address: token, abi, functionName: 'receiveWithAuthorization', args: [...args(message), signature] });
+    const hash = await write(merchant, { address: token, abi, functionName: 'receiveWithAuthorization', args: [...args(message), signature] });
     const mined = await receipt(hash);
     assert.equal(mined.status, 'success');
     assert.equal(mined.gasUsed, estimate);
