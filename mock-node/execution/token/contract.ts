@@ -157,6 +157,14 @@ function domainSeparator(inv: Invocation): Hex {
   });
 }
 
+/**
+ * Recovered signers by digest and signature. Public-key recovery is the costliest step of a call
+ * (about 2 ms in JavaScript) and one authorization is typically recovered several times: by
+ * eth_estimateGas, by a dry-run eth_call and by the transaction itself. Pure, so safe to cache.
+ */
+const recovered = new Map<string, Hex>();
+const RECOVERED_CACHE_SIZE = 4096;
+
 /** ECRecover.recover(digest, signature) with its checks and reasons. */
 function ecRecover(digest: Hex, signature: Hex): Hex {
   require_(dataLength(signature) === 65, 'ECRecover: invalid signature length');
@@ -166,11 +174,17 @@ function ecRecover(digest: Hex, signature: Hex): Hex {
   const v = bytes[64];
   require_(BigInt(hexlify(s)) <= HALF_CURVE_ORDER, "ECRecover: invalid signature 's' value");
   require_(v === 27 || v === 28, "ECRecover: invalid signature 'v' value");
-  let signer = ZERO_ADDRESS;
-  try {
-    signer = recoverAddress(digest, { r: hexlify(r), s: hexlify(s), v }).toLowerCase();
-  } catch {
-    // The precompile returns the zero address for points off the curve, r = 0, s = 0 and so on.
+  const key = digest + signature.slice(2).toLowerCase();
+  let signer = recovered.get(key);
+  if (signer === undefined) {
+    signer = ZERO_ADDRESS;
+    try {
+      signer = recoverAddress(digest, { r: hexlify(r), s: hexlify(s), v }).toLowerCase();
+    } catch {
+      // The precompile returns the zero address for points off the curve, r = 0, s = 0 and so on.
+    }
+    if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value as string);
+    recovered.set(key, signer);
   }
   require_(signer !== ZERO_ADDRESS, 'ECRecover: invalid signature');
   return signer;
