@@ -67,17 +67,17 @@ export class EndpointReader {
   }
 
   /** The block at the tag and the head, in one round trip. */
-  async block(tag: 'latest' | 'pending', signal?: AbortSignal): Promise<{ block: Loaded<BlockJson | null>; head?: string }> {
+  async block(tag: 'latest' | 'pending', signal?: AbortSignal): Promise<{ block: Loaded<BlockJson | null>; head?: string; error?: unknown }> {
     try {
       const items = await this.client.batch([
         { method: 'eth_getBlockByNumber', params: [tag, true] },
         { method: 'eth_blockNumber', params: [] },
       ], signal);
       const head = value<string>(items[1]);
-      if (!items[0].ok) return { block: failure(items[0].error), head };
+      if (!items[0].ok) return { block: failure(items[0].error), head, error: items[0].error };
       return { block: { ok: true, value: items[0].value as BlockJson | null }, head };
     } catch (error) {
-      return { block: failure(error) };
+      return { block: failure(error), error };
     }
   }
 

@@ -1,0 +1,283 @@
+// What the explorer knows about each endpoint, how it loads it and how one poll tick refreshes it.
+// No vscode import: the tree provider renders it, the poller drives it.
+import { RpcClient } from '../rpc/client';
+import { RateLimitedError } from '../rpc/errors';
+import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
+import { endpointNode } from './endpointNodes';
+import { EndpointReader } from './endpointReader';
+import type {
+  AccountData, BlockJson, EndpointView, FilterLogs, Loaded, LogFilterSetting, NodeSpec, Overview, ReceiptJson, SectionKey,
+  SlotData, SlotSetting, TokenData,
+} from './nodeSpec';
+
+export interface ExplorerEndpoint {
+  id: string;
+  name: string;
+  url: string;
+  displayUrl: string;
+  tokenAddress?: string;
+  defaultAccounts?: string[];
+  defaultStorageSlots?: SlotSetting[];
+}
+
+export interface ModelSettings {
+  requestTimeoutMs: number;
+  showSafeFinalized: boolean;
+  watchedAccounts: string[];
+  storageSlots: SlotSetting[];
+  logFilters: LogFilterSetting[];
+}
+
+interface EndpointState {
+  url: string;
+  reader: EndpointReader;
+  expanded: boolean;
+  open: Set<SectionKey>;
+  overview?: Loaded<Overview>;
+  block?: Loaded<BlockJson | null>;
+  receipts?: Loaded<ReceiptJson[]>;
+  logs?: Loaded<FilterLogs[]>;
+  accounts?: Loaded<AccountData[]>;
+  storage?: Loaded<SlotData[]>;
+  token?: Loaded<TokenData>;
+  counter: PendingRefreshCounter;
+  pendingRefreshes: number;
+  /** Loads in flight (expanding the endpoint, opening a section), shared by concurrent callers. */
+  loading: Map<string, Promise<void>>;
+  /** Per-endpoint back-off: consecutive failed ticks, and ticks still to skip. */
+  failures: number;
+  skipTicks: number;
+}
+
+/** Ticks an endpoint sits out after `failures` consecutive failures: 1, 3, 7, … capped at 31. */
+export function ticksToSkip(failures: number): number {
+  return failures === 0 ? 0 : Math.min(31, 2 ** failures - 1);
+}
+
+export interface TickOutcome {
+  /** Endpoints whose reads failed this tick. */
+  failures: number;
+  /** Endpoints read successfully this tick. */
+  successes?: number;
+  /** The longest Retry-After an endpoint asked for. */
+  retryAfterMs?: number;
+}
+
+export class ExplorerModel {
+  tag: 'latest' | 'pending' = 'latest';
+  private readonly states = new Map<string, EndpointState>();
+
+  constructor(
+    private readonly endpoints: () => ExplorerEndpoint[],
+    private readonly settings: () => ModelSettings,
+  ) {}
+
+  private state(endpoint: ExplorerEndpoint): EndpointState {
+    let state = this.states.get(endpoint.id);
+    if (!state || state.url !== endpoint.url) {
+      // A new URL (a restarted mock node on another port) starts from scratch, keeping what was open.
+      state = {
+        url: endpoint.url,
+        reader: new EndpointReader(new RpcClient(endpoint.url, { timeoutMs: this.settings().requestTimeoutMs })),
+        expanded: state?.expanded ?? false,
+        open: state?.open ?? new Set(),
+        counter: new PendingRefreshCounter(),
+        pendingRefreshes: 0,
+        loading: new Map(),
+        failures: 0,
+        skipTicks: 0,
+      };
+      this.states.set(endpoint.id, state);
+    }
+    return state;
+  }
+
+  private view(endpoint: ExplorerEndpoint, state: EndpointState): EndpointView {
+    return {
+      id: endpoint.id, name: endpoint.name, displayUrl: endpoint.displayUrl, curlUrl: endpoint.displayUrl,
+      overview: state.overview, block: state.block, receipts: state.receipts, logs: state.logs,
+      accounts: state.accounts, storage: state.storage, token: state.token, open: state.open,
+    };
+  }
+
+  /** The whole tree as it stands. */
+  roots(): NodeSpec[] {
+    const settings = this.settings();
+    const live = new Set<string>();
+    const roots = this.endpoints().map((endpoint) => {
+      live.add(endpoint.id);
+      const state = this.state(endpoint);
+      return endpointNode(this.view(endpoint, state), { tag: this.tag, pendingRefreshes: state.pendingRefreshes }, {
+        showSafeFinalized: settings.showSafeFinalized,
+        hasToken: endpoint.tokenAddress !== undefined,
+      });
+    });
+    for (const id of [...this.states.keys()]) if (!live.has(id)) this.states.delete(id);
+    return roots;
+  }
+
+  endpoint(id: string): ExplorerEndpoint | undefined {
+    return this.endpoints().find((e) => e.id === id);
+  }
+
+  client(id: string): RpcClient | undefined {
+    const endpoint = this.endpoint(id);
+    return endpoint ? this.state(endpoint).reader.client : undefined;
+  }
+
+  /** Endpoints the user has expanded: the ones polled. */
+  expandedEndpoints(): ExplorerEndpoint[] {
+    return this.endpoints().filter((e) => this.states.get(e.id)?.expanded);
+  }
+
+  setTag(tag: 'latest' | 'pending'): void {
+    if (tag === this.tag) return;
+    this.tag = tag;
+    for (const state of this.states.values()) {
+      state.counter.reset();
+      state.pendingRefreshes = 0;
+    }
+  }
+
+  isExpanded(id: string): boolean {
+    return this.states.get(id)?.expanded ?? false;
+  }
+
+  /** Marks the endpoint expanded (so it is polled) and loads it unless already loaded. */
+  async expandEndpoint(id: string): Promise<void> {
+    const endpoint = this.endpoint(id);
+    if (!endpoint) return;
+    const state = this.state(endpoint);
+    state.expanded = true;
+    if (state.overview && !state.loading.has('endpoint')) return;
+    await this.once(state, 'endpoint', () => this.refreshEndpoint(endpoint, state, true).then(() => undefined));
+  }
+
+  private once(state: EndpointState, key: string, load: () => Promise<void>): Promise<void> {
+    let promise = state.loading.get(key);
+    if (!promise) {
+      promise = load().finally(() => state.loading.delete(key));
+      state.loading.set(key, promise);
+    }
+    return promise;
+  }
+
+  collapseEndpoint(id: string): void {
+    const state = this.states.get(id);
+    if (state) state.expanded = false;
+  }
+
+  /** Marks a section open (so it is polled) and loads it unless already loaded. */
+  async openSection(id: string, section: SectionKey): Promise<void> {
+    const endpoint = this.endpoint(id);
+    if (!endpoint) return;
+    const state = this.state(endpoint);
+    const wasOpen = state.open.has(section);
+    state.open.add(section);
+    if (wasOpen && state[section] !== undefined && !state.loading.has(section)) return;
+    await this.once(state, section, () => this.loadSection(endpoint, state, section));
+  }
+
+  closeSection(id: string, section: SectionKey): void {
+    this.states.get(id)?.open.delete(section);
+  }
+
+  /**
+   * One poll tick over every expanded endpoint, one request at a time. An endpoint that fails
+   * sits out a growing number of ticks, so one dead endpoint does not slow the others down.
+   */
+  async tick(signal?: AbortSignal): Promise<TickOutcome> {
+    const outcome: TickOutcome = { failures: 0, successes: 0 };
+    for (const endpoint of this.expandedEndpoints()) {
+      if (signal?.aborted) break;
+      const state = this.state(endpoint);
+      if (state.skipTicks > 0) {
+        state.skipTicks--;
+        continue;
+      }
+      const result = await this.refreshEndpoint(endpoint, state, false, signal);
+      if (result.ok) {
+        outcome.successes = (outcome.successes ?? 0) + 1;
+        state.failures = 0;
+      } else {
+        outcome.failures++;
+        state.failures++;
+        state.skipTicks = ticksToSkip(state.failures);
+        if (result.retryAfterMs !== undefined) outcome.retryAfterMs = Math.max(outcome.retryAfterMs ?? 0, result.retryAfterMs);
+      }
+    }
+    return outcome;
+  }
+
+  /** Re-reads everything shown (the Refresh command). */
+  async refreshAll(signal?: AbortSignal): Promise<void> {
+    for (const endpoint of this.expandedEndpoints()) await this.refreshEndpoint(endpoint, this.state(endpoint), true, signal);
+  }
+
+  /** The status bar for the first expanded endpoint: `latest #N` or `pending #N.k`. */
+  statusText(): { text: string; endpointName?: string } {
+    const endpoint = this.expandedEndpoints()[0] ?? this.endpoints()[0];
+    const state = endpoint ? this.states.get(endpoint.id) : undefined;
+    if (!endpoint || !state?.block?.ok) return { text: `${this.tag} #?`, endpointName: endpoint?.name };
+    const head = state.overview?.ok ? state.overview.value.head : undefined;
+    const title = blockTitle(this.tag, state.block.value, head);
+    return { text: statusBarText(this.tag, title.number, state.pendingRefreshes), endpointName: endpoint.name };
+  }
+
+  private async refreshEndpoint(
+    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
+  ): Promise<{ ok: boolean; retryAfterMs?: number }> {
+    const settings = this.settings();
+    const { block, head, error } = await state.reader.block(this.tag, signal);
+    if (signal?.aborted) return { ok: true };
+    state.block = block;
+    const headMoved = !state.overview?.ok || state.overview.value.head !== head;
+    if (full || headMoved || !block.ok) {
+      state.overview = await state.reader.overview(settings.showSafeFinalized, signal);
+    }
+    if (!block.ok) {
+      return { ok: false, retryAfterMs: error instanceof RateLimitedError ? error.retryAfterMs : undefined };
+    }
+    if (this.tag === 'pending') {
+      const title = blockTitle('pending', block.value, head);
+      state.pendingRefreshes = state.counter.observe(title.number, block.value);
+    }
+    if (endpoint.tokenAddress && (full || headMoved || !state.token)) {
+      state.token = await state.reader.token(endpoint.tokenAddress, 'latest', signal);
+    }
+    for (const section of state.open) {
+      if (section === 'token') continue;
+      await this.loadSection(endpoint, state, section, signal);
+    }
+    return { ok: true };
+  }
+
+  private async loadSection(endpoint: ExplorerEndpoint, state: EndpointState, section: SectionKey, signal?: AbortSignal): Promise<void> {
+    const settings = this.settings();
+    const block = state.block?.ok ? state.block.value : undefined;
+    switch (section) {
+      case 'receipts':
+        state.receipts = await state.reader.receipts(this.tag, block, signal);
+        break;
+      case 'logs': {
+        const filters = settings.logFilters.length > 0 ? settings.logFilters
+          : endpoint.tokenAddress ? [{ name: 'Token events', address: endpoint.tokenAddress }] : [];
+        state.logs = await state.reader.logs(filters, this.tag, block, signal);
+        break;
+      }
+      case 'accounts': {
+        const accounts = settings.watchedAccounts.length > 0 ? settings.watchedAccounts : endpoint.defaultAccounts ?? [];
+        state.accounts = await state.reader.accounts(accounts, this.tag, endpoint.tokenAddress, signal);
+        break;
+      }
+      case 'storage': {
+        const slots = settings.storageSlots.length > 0 ? settings.storageSlots : endpoint.defaultStorageSlots ?? [];
+        state.storage = await state.reader.storage(slots, this.tag, signal);
+        break;
+      }
+      case 'token':
+        if (endpoint.tokenAddress) state.token = await state.reader.token(endpoint.tokenAddress, 'latest', signal);
+        break;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+// Commands to start, stop and restart the bundled mock node.
+import * as vscode from 'vscode';
+import type { MockNodeOptionsInput, PendingIdentity } from '../../mock-node/index';
+import type { MockNodeService } from './mockNodeService';
+
+interface RestartChoice extends vscode.QuickPickItem {
+  options: MockNodeOptionsInput;
+}
+
+const RESTART_CHOICES: RestartChoice[] = [
+  { label: 'Default', description: 'pending block hash = partial block hash', options: {} },
+  ...(['zero', 'null'] as PendingIdentity[]).map((identity) => ({
+    label: `Pending identity: ${identity}`,
+    description: identity === 'zero' ? 'pending hash is 32 zero bytes (as Base answers)' : 'pending number and hash are null',
+    options: { pendingIdentity: identity },
+  })),
+  { label: 'Manual mode', description: 'no timers: blocks and flashblocks only by control methods', options: { auto: false } },
+  { label: 'Slow flashblocks', description: 'a flashblock every 1000 ms, a block every 10 s', options: { flashblockMs: 1000, blockTimeMs: 10_000 } },
+];
+
+function report(error: unknown): void {
+  void vscode.window.showErrorMessage(`Mock node: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+export function registerMockNodeCommands(service: MockNodeService): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('chainExplorer.startMockNode', async (options?: MockNodeOptionsInput) => {
+      try {
+        const node = await vscode.window.withProgress(
+          { location: { viewId: 'chainExplorer.rpcExplorer' }, title: 'Starting the mock node' },
+          () => service.start(options ?? {}),
+        );
+        vscode.window.setStatusBarMessage(`Mock node running at ${node.url}`, 4000);
+        return node.url;
+      } catch (error) {
+        report(error);
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand('chainExplorer.stopMockNode', async () => {
+      await service.stop();
+    }),
+    vscode.commands.registerCommand('chainExplorer.restartMockNode', async (options?: MockNodeOptionsInput) => {
+      let chosen = options;
+      if (!chosen) {
+        const pick = await vscode.window.showQuickPick(RESTART_CHOICES, { placeHolder: 'Restart the mock node with…' });
+        if (!pick) return undefined;
+        chosen = pick.options;
+      }
+      try {
+        return (await service.restart(chosen)).url;
+      } catch (error) {
+        report(error);
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand('chainExplorer.showMockNodeOutput', () => service.output.show(true)),
+  ];
+}

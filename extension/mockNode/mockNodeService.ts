@@ -1,0 +1,121 @@
+// Starts and stops the bundled mock node inside the extension host's own Node process, on a free
+// port (the previous one again on restart, when free), logs to a LogOutputChannel, and publishes
+// its public and dedicated profiles as endpoints while it runs. The mock node's code loads only
+// when first started (a lazy import), so activation stays light.
+import * as vscode from 'vscode';
+import { AbiCoder, keccak256 } from 'ethers';
+import type { MockNodeOptionsInput, RunningMockNode } from '../../mock-node/index';
+import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
+import { maskUrl } from '../rpc/endpointUrl';
+import type { SlotSetting } from '../explorer/nodeSpec';
+
+export const MOCK_RUNNING_CONTEXT_KEY = 'chainExplorer.mockNodeRunning';
+export const MOCK_STOPPED_CONTEXT_KEY = 'chainExplorer.mockNodeStopped';
+
+/** Storage slots worth watching on the built-in token (FiatToken v2.2 layout). */
+function tokenSlots(token: string, holder: string): SlotSetting[] {
+  const balanceSlot = keccak256(AbiCoder.defaultAbiCoder().encode(['address', 'uint256'], [holder, 9]));
+  return [
+    { address: token, slot: '0xb', label: 'token totalSupply (slot 11)' },
+    { address: token, slot: '0x1', label: 'token pauser + paused flag (slot 1)' },
+    { address: token, slot: balanceSlot, label: `token balanceOf ${holder.slice(0, 8)}… (slot 9 mapping)` },
+  ];
+}
+
+export class MockNodeService implements vscode.Disposable {
+  private node: RunningMockNode | undefined;
+  private lastPort: number | undefined;
+  private starting: Promise<RunningMockNode> | undefined;
+  private readonly emitter = new vscode.EventEmitter<RunningMockNode | undefined>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly registry: EndpointRegistry, readonly output: vscode.LogOutputChannel) {
+    void vscode.commands.executeCommand('setContext', MOCK_RUNNING_CONTEXT_KEY, false);
+  }
+
+  get running(): RunningMockNode | undefined {
+    return this.node;
+  }
+
+  /** Options from the chainExplorer.mockNode.options setting, under any given here. */
+  private options(extra: MockNodeOptionsInput): MockNodeOptionsInput {
+    const fromSettings = vscode.workspace.getConfiguration('chainExplorer.mockNode').get<MockNodeOptionsInput>('options') ?? {};
+    return { ...fromSettings, ...extra, quiet: true };
+  }
+
+  async start(extra: MockNodeOptionsInput = {}): Promise<RunningMockNode> {
+    if (this.node) return this.node;
+    if (this.starting) return this.starting;
+    this.starting = this.launch(extra).finally(() => { this.starting = undefined; });
+    return this.starting;
+  }
+
+  private async launch(extra: MockNodeOptionsInput): Promise<RunningMockNode> {
+    const { startMockNode } = await import('../../mock-node/index');
+    const options = this.options(extra);
+    const started = Date.now();
+    let node: RunningMockNode;
+    try {
+      node = await startMockNode({ ...options, port: options.port ?? this.lastPort ?? 0 });
+    } catch (error) {
+      if (options.port === undefined && this.lastPort !== undefined && (error as { code?: string }).code === 'EADDRINUSE') {
+        node = await startMockNode({ ...options, port: 0 });
+      } else {
+        this.output.error(`mock node failed to start: ${error instanceof Error ? error.message : String(error)}`);
+        throw error;
+      }
+    }
+    this.node = node;
+    this.lastPort = node.port;
+    const o = node.options;
+    this.output.info(`mock node started in ${Date.now() - started} ms: public ${node.url}, dedicated ${maskUrl(node.dedicatedUrl)}`);
+    this.output.info(`chain id ${node.chainId}, block time ${o.blockTimeMs} ms, flashblocks ${o.auto ? `every ${o.flashblockMs} ms` : 'manual'}, pending identity ${o.pendingIdentity}`);
+    this.output.info(`token ${node.tokenAddress} (${o.token.name}, ${o.token.symbol}); dev accounts: ${node.accounts.map((a) => a.address).join(', ')}`);
+    this.publish(node);
+    await this.setContext(true);
+    this.emitter.fire(node);
+    return node;
+  }
+
+  private publish(node: RunningMockNode): void {
+    const accounts = node.accounts.slice(0, 3).map((a) => a.address);
+    const common = {
+      source: 'mock' as const,
+      tokenAddress: node.tokenAddress,
+      defaultAccounts: accounts,
+      defaultStorageSlots: tokenSlots(node.tokenAddress, accounts[0]),
+    };
+    const endpoints: Endpoint[] = [
+      { ...common, id: 'ep:mock:public', name: 'Mock node (public)', url: node.url, displayUrl: node.url },
+      { ...common, id: 'ep:mock:dedicated', name: 'Mock node (dedicated)', url: node.dedicatedUrl, displayUrl: maskUrl(node.dedicatedUrl) },
+    ];
+    this.registry.setMockEndpoints(endpoints);
+  }
+
+  async stop(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const node = this.node;
+    if (!node) return;
+    this.node = undefined;
+    await node.stop();
+    this.output.info('mock node stopped');
+    this.registry.setMockEndpoints([]);
+    await this.setContext(false);
+    this.emitter.fire(undefined);
+  }
+
+  async restart(extra: MockNodeOptionsInput = {}): Promise<RunningMockNode> {
+    await this.stop();
+    return this.start(extra);
+  }
+
+  private async setContext(running: boolean): Promise<void> {
+    await vscode.commands.executeCommand('setContext', MOCK_RUNNING_CONTEXT_KEY, running);
+    await vscode.commands.executeCommand('setContext', MOCK_STOPPED_CONTEXT_KEY, !running);
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.emitter.dispose();
+  }
+}

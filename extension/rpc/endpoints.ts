@@ -1,0 +1,131 @@
+// The endpoints the explorer shows: from settings (URLs without keys), from SecretStorage (URLs
+// that hold a key: only a name and an id are kept outside it), and the bundled mock node while it
+// runs. URLs with keys are shown masked and never logged.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { SlotSetting } from '../explorer/nodeSpec';
+import { readSettings, SECTION, type EndpointSetting } from '../settings';
+import { maskUrl, urlHoldsKey } from './endpointUrl';
+
+export type EndpointSource = 'settings' | 'secret' | 'mock';
+
+export interface Endpoint {
+  /** Stable id, also the prefix of its tree node ids. */
+  id: string;
+  name: string;
+  url: string;
+  displayUrl: string;
+  source: EndpointSource;
+  /** Known for the mock node; from the tokenAddress setting otherwise. */
+  tokenAddress?: string;
+  /** Accounts to show when chainExplorer.watchedAccounts is empty (the mock node's dev accounts). */
+  defaultAccounts?: string[];
+  /** Slots to show when chainExplorer.storageSlots is empty (the mock node's token slots). */
+  defaultStorageSlots?: SlotSetting[];
+}
+
+interface SecretEndpointEntry {
+  id: string;
+  name: string;
+}
+
+const SECRET_LIST_KEY = 'chainExplorer.secretEndpoints';
+const secretKey = (id: string): string => `chainExplorer.endpointUrl.${id}`;
+
+export class EndpointRegistry implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private secretUrls = new Map<string, string>();
+  private mockEndpoints: Endpoint[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(`${SECTION}.endpoints`)) this.changed.fire(); }),
+      context.secrets.onDidChange(() => { void this.loadSecrets().then(() => this.changed.fire()); }),
+    );
+  }
+
+  private secretEntries(): SecretEndpointEntry[] {
+    return this.context.globalState.get<SecretEndpointEntry[]>(SECRET_LIST_KEY) ?? [];
+  }
+
+  /** Reads the secret URLs into memory (call once at start and after changes). */
+  async loadSecrets(): Promise<void> {
+    const urls = new Map<string, string>();
+    for (const entry of this.secretEntries()) {
+      const url = await this.context.secrets.get(secretKey(entry.id));
+      if (url) urls.set(entry.id, url);
+    }
+    this.secretUrls = urls;
+  }
+
+  list(): Endpoint[] {
+    const settings = readSettings();
+    const token = settings.tokenAddress || undefined;
+    const fromSettings = settings.endpoints.map((e): Endpoint => ({
+      id: `ep:settings:${e.name}`, name: e.name, url: e.url, displayUrl: maskUrl(e.url), source: 'settings', tokenAddress: token,
+    }));
+    const fromSecrets = this.secretEntries().flatMap((e): Endpoint[] => {
+      const url = this.secretUrls.get(e.id);
+      return url ? [{ id: `ep:secret:${e.id}`, name: e.name, url, displayUrl: maskUrl(url), source: 'secret', tokenAddress: token }] : [];
+    });
+    return [...this.mockEndpoints, ...fromSettings, ...fromSecrets];
+  }
+
+  get(id: string): Endpoint | undefined {
+    return this.list().find((e) => e.id === id);
+  }
+
+  setMockEndpoints(endpoints: Endpoint[]): void {
+    this.mockEndpoints = endpoints;
+    this.changed.fire();
+  }
+
+  /** Adds an endpoint: a URL holding a key goes to SecretStorage, any other to the user settings. */
+  async add(name: string, url: string): Promise<Endpoint> {
+    if (urlHoldsKey(url)) {
+      const id = randomUUID();
+      await this.context.secrets.store(secretKey(id), url);
+      await this.context.globalState.update(SECRET_LIST_KEY, [...this.secretEntries(), { id, name }]);
+      await this.loadSecrets();
+      this.changed.fire();
+      return { id: `ep:secret:${id}`, name, url, displayUrl: maskUrl(url), source: 'secret' };
+    }
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const current = config.get<EndpointSetting[]>('endpoints') ?? [];
+    await config.update('endpoints', [...current.filter((e) => e.name !== name), { name, url }], vscode.ConfigurationTarget.Global);
+    return { id: `ep:settings:${name}`, name, url, displayUrl: url, source: 'settings' };
+  }
+
+  async remove(endpoint: Endpoint): Promise<void> {
+    if (endpoint.source === 'secret') {
+      const raw = endpoint.id.slice('ep:secret:'.length);
+      await this.context.secrets.delete(secretKey(raw));
+      await this.context.globalState.update(SECRET_LIST_KEY, this.secretEntries().filter((e) => e.id !== raw));
+      await this.loadSecrets();
+      this.changed.fire();
+    } else if (endpoint.source === 'settings') {
+      const config = vscode.workspace.getConfiguration(SECTION);
+      const current = config.get<EndpointSetting[]>('endpoints') ?? [];
+      await config.update('endpoints', current.filter((e) => e.name !== endpoint.name), vscode.ConfigurationTarget.Global);
+    }
+  }
+
+  async rename(endpoint: Endpoint, name: string): Promise<void> {
+    if (endpoint.source === 'secret') {
+      const raw = endpoint.id.slice('ep:secret:'.length);
+      await this.context.globalState.update(SECRET_LIST_KEY, this.secretEntries().map((e) => (e.id === raw ? { ...e, name } : e)));
+      this.changed.fire();
+    } else if (endpoint.source === 'settings') {
+      const config = vscode.workspace.getConfiguration(SECTION);
+      const current = config.get<EndpointSetting[]>('endpoints') ?? [];
+      await config.update('endpoints', current.map((e) => (e.name === endpoint.name ? { ...e, name } : e)), vscode.ConfigurationTarget.Global);
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,44 @@
+// The extension's settings (contributes.configuration in package.json), read in one place.
+import * as vscode from 'vscode';
+import type { LogFilterSetting, SlotSetting } from './explorer/nodeSpec';
+
+export const SECTION = 'chainExplorer';
+
+export interface EndpointSetting {
+  name: string;
+  url: string;
+}
+
+export interface ExplorerSettings {
+  endpoints: EndpointSetting[];
+  /** Pending polling period (ms): the flashblock interval. */
+  flashblockMs: number;
+  /** Polling period (ms) while pending is off; 0 = refresh by hand only. */
+  pollIntervalMs: number;
+  requestTimeoutMs: number;
+  showSafeFinalized: boolean;
+  watchedAccounts: string[];
+  storageSlots: SlotSetting[];
+  logFilters: LogFilterSetting[];
+  tokenAddress: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+export function readSettings(): ExplorerSettings {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const list = <T>(key: string, keep: (v: unknown) => v is T): T[] => (c.get<unknown[]>(key) ?? []).filter(keep);
+  return {
+    endpoints: list('endpoints', (v): v is EndpointSetting => isRecord(v) && typeof v.name === 'string' && typeof v.url === 'string'),
+    flashblockMs: Math.max(50, c.get<number>('flashblockMs') ?? 200),
+    pollIntervalMs: Math.max(0, c.get<number>('pollIntervalMs') ?? 0),
+    requestTimeoutMs: Math.max(500, c.get<number>('requestTimeoutMs') ?? 10_000),
+    showSafeFinalized: c.get<boolean>('showSafeFinalized') ?? true,
+    watchedAccounts: list('watchedAccounts', (v): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)),
+    storageSlots: list('storageSlots', (v): v is SlotSetting => isRecord(v) && typeof v.address === 'string' && typeof v.slot === 'string'),
+    logFilters: list('logFilters', (v): v is LogFilterSetting => isRecord(v) && typeof v.name === 'string'),
+    tokenAddress: c.get<string>('tokenAddress') ?? '',
+  };
+}

@@ -1,0 +1,184 @@
+// The explorer against the real bundled mock node, started by command as a user would.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ChainExplorerApi } from '../../../extension/main';
+import { api, childrenAt, countingProxy, nodeAt, rpc, showExplorer, sleep, waitFor, type CountingProxy } from './helpers';
+
+const PUBLIC = 'Mock node (public)';
+const DEDICATED = 'Mock node (dedicated)';
+
+describe('RPC explorer with the mock node', function () {
+  this.timeout(90_000);
+  let explorer: ChainExplorerApi;
+
+  before(async () => {
+    explorer = await api();
+    await showExplorer();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('chainExplorer.pendingOff');
+    await vscode.commands.executeCommand('chainExplorer.stopMockNode');
+  });
+
+  it('starts the mock node by command and shows it as public and dedicated endpoints', async () => {
+    const url = await vscode.commands.executeCommand<string>('chainExplorer.startMockNode');
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const roots = await explorer.tree.getChildren();
+    assert.deepEqual(roots.map((r) => r.spec.label).slice(0, 2), [PUBLIC, DEDICATED]);
+    const dedicated = roots[1];
+    assert.match(dedicated.spec.description ?? '', /\/dedicated\/••••$/, 'the dedicated key is masked');
+    assert.ok(!JSON.stringify(roots.map((r) => r.spec)).includes(explorer.mockNode.running!.apiKey), 'the key appears nowhere in the tree');
+  });
+
+  it('shows the endpoint (chain id, client version, head) and the latest block', async () => {
+    const children = await childrenAt(explorer, [PUBLIC]);
+    const endpoint = await nodeAt(explorer, [PUBLIC]);
+    assert.match(endpoint!.spec.description ?? '', /^chain 31337 · chain-mock-node\/[\d.]+ · head #\d+$/);
+    assert.match(children[0].spec.label, /^latest #\d+$/);
+    const blockChildren = await explorer.tree.getChildren(children[0]);
+    assert.deepEqual(blockChildren.map((c) => c.spec.label), ['Transactions', 'Receipts', 'Logs', 'Header']);
+    const header = await explorer.tree.getChildren(blockChildren[3]);
+    const number = header.find((h) => h.spec.label === 'number');
+    assert.match(number!.spec.description ?? '', /^\d+ {2}\(0x[0-9a-f]+\)$/);
+    assert.match(header.find((h) => h.spec.label === 'timestamp')!.spec.description ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  });
+
+  it('follows pending: the status bar says pending and the pending block gains the transactions a test sends', async () => {
+    // Long blocks so the pending block is not sealed while the test watches it grow.
+    await vscode.commands.executeCommand('chainExplorer.restartMockNode', { blockTimeMs: 60_000, flashblockMs: 200 });
+    const node = explorer.mockNode.running!;
+    await nodeAt(explorer, [PUBLIC, 'latest']);
+    await vscode.commands.executeCommand('chainExplorer.pendingOn');
+    await waitFor('the status bar to show pending', () => /pending #\d+\.\d+/.test(explorer.statusBarText() ?? ''));
+    assert.equal(explorer.poller.active, true, 'polling while pending is on and the view is visible');
+    const [from, to] = node.accounts;
+    for (let sent = 1; sent <= 3; sent++) {
+      await rpc(node.url, 'eth_sendTransaction', [{ from: from.address, to: to.address, value: `0x${(sent * 1000).toString(16)}` }]);
+      const txs = await waitFor(`the pending block to show ${sent} transaction(s)`, async () => {
+        const list = await childrenAt(explorer, [PUBLIC, 'pending', 'Transactions']);
+        return list.length === sent ? list : undefined;
+      });
+      assert.match(txs[sent - 1].spec.description ?? '', new RegExp(`nonce ${sent - 1}$`));
+    }
+    const status = explorer.statusBarText() ?? '';
+    assert.match(status, /pending #\d+\.[1-9]\d*/, `status bar counts pending refreshes: ${status}`);
+  });
+
+  it('fires no tree change while pending is on and nothing changes', async () => {
+    await waitFor('a quiet pending block', async () => (await childrenAt(explorer, [PUBLIC, 'pending', 'Transactions'])).length === 3);
+    const ticksBefore = explorer.poller.ticks;
+    const eventsBefore = explorer.tree.changeEvents;
+    await waitFor('ten more poll ticks', () => explorer.poller.ticks >= ticksBefore + 10);
+    assert.equal(explorer.tree.changeEvents, eventsBefore, 'unchanged data must not fire onDidChangeTreeData');
+  });
+
+  it('shows the 403 node for receipts on the public profile and lists receipts on the dedicated one', async () => {
+    const publicReceipts = await childrenAt(explorer, [PUBLIC, 'pending', 'Receipts']);
+    assert.equal(publicReceipts.length, 1);
+    assert.equal(publicReceipts[0].spec.label, 'needs a dedicated endpoint (HTTP 403)');
+    const dedicatedReceipts = await waitFor('dedicated receipts', async () => {
+      const list = await childrenAt(explorer, [DEDICATED, 'pending', 'Receipts']);
+      return list.length === 3 ? list : undefined;
+    });
+    assert.ok(dedicatedReceipts.every((r) => /^success · gas 21000 · 0 logs$/.test(r.spec.description ?? '')), dedicatedReceipts.map((r) => r.spec.description).join('; '));
+  });
+
+  it('shows accounts with nonce at latest and pending side by side', async () => {
+    const accounts = await waitFor('accounts', async () => {
+      const list = await childrenAt(explorer, [PUBLIC, 'Accounts']);
+      return list.length === 3 ? list : undefined;
+    });
+    assert.match(accounts[0].spec.description ?? '', /^nonce 0 \/ pending 3 · [\d.]+ ETH · [\d.]+ USDC$/);
+  });
+
+  describe('polling, counted at the node', () => {
+    let proxy: CountingProxy;
+
+    before(async () => {
+      proxy = await countingProxy(explorer.mockNode.running!.url);
+      await vscode.workspace.getConfiguration('chainExplorer').update('endpoints', [{ name: 'Counted', url: proxy.url }], vscode.ConfigurationTarget.Global);
+      await waitFor('the Counted endpoint', async () => nodeAt(explorer, ['Counted', 'pending']));
+    });
+
+    after(async () => {
+      await vscode.workspace.getConfiguration('chainExplorer').update('endpoints', undefined, vscode.ConfigurationTarget.Global);
+      await proxy.close();
+    });
+
+    it('polls while pending is on and stops when it is turned off', async () => {
+      const before = proxy.count;
+      await waitFor('requests while pending is on', () => proxy.count >= before + 5);
+      await vscode.commands.executeCommand('chainExplorer.pendingOff');
+      await waitFor('the poller to stop', () => !explorer.poller.active);
+      await sleep(300); // the refresh that shows latest once
+      const afterOff = proxy.count;
+      await sleep(1500);
+      assert.equal(proxy.count, afterOff, 'no request reaches the node while pending is off');
+      assert.match(explorer.statusBarText() ?? '', /latest #\d+/);
+    });
+
+    it('survives the node being stopped and started again', async () => {
+      await vscode.commands.executeCommand('chainExplorer.pendingOn');
+      const port = explorer.mockNode.running!.port;
+      await vscode.commands.executeCommand('chainExplorer.stopMockNode');
+      const roots = await explorer.tree.getChildren();
+      assert.deepEqual(roots.map((r) => r.spec.label), ['Counted'], 'the mock endpoints leave with the node');
+      await waitFor('the Counted endpoint to show the failure', async () => {
+        const block = await nodeAt(explorer, ['Counted', 'pending']);
+        const endpoint = await nodeAt(explorer, ['Counted']);
+        return /HTTP 502|unreachable/.test(`${endpoint?.spec.description} ${block?.spec.description}`) || undefined;
+      });
+      await vscode.commands.executeCommand('chainExplorer.startMockNode');
+      assert.equal(explorer.mockNode.running!.port, port, 'restarted on the same port');
+      await waitFor('the Counted endpoint to recover', async () => {
+        const block = await nodeAt(explorer, ['Counted', 'pending']);
+        return block && /^pending #\d+$/.test(block.spec.label) && block.spec.description !== 'error';
+      }, 40_000);
+      const roots2 = await explorer.tree.getChildren();
+      assert.deepEqual(roots2.map((r) => r.spec.label), [PUBLIC, DEDICATED, 'Counted']);
+      assert.match((await childrenAt(explorer, [PUBLIC]))[0].spec.label, /^pending #\d+$/);
+    });
+  });
+
+  describe('the three pending shapes', () => {
+    it('partial: the pending block has a hash of its own', async () => {
+      await vscode.commands.executeCommand('chainExplorer.restartMockNode', { pendingIdentity: 'partial' });
+      await vscode.commands.executeCommand('chainExplorer.pendingOn');
+      const block = await waitFor('pending #N', async () => {
+        const b = await nodeAt(explorer, [PUBLIC, 'pending']);
+        return b && /^pending #\d+$/.test(b.spec.label) ? b : undefined;
+      });
+      assert.match(block.spec.description ?? '', /^0x[0-9a-f]{8}…[0-9a-f]{6} · \d+ tx$/);
+    });
+
+    it('zero: a zero hash is shown as "not sealed"', async () => {
+      await vscode.commands.executeCommand('chainExplorer.restartMockNode', { pendingIdentity: 'zero' });
+      const block = await waitFor('not sealed', async () => {
+        const b = await nodeAt(explorer, [PUBLIC, 'pending']);
+        return b && /^not sealed · \d+ tx$/.test(b.spec.description ?? '') ? b : undefined;
+      });
+      assert.match(block.spec.label, /^pending #\d+$/);
+    });
+
+    it('null: a null number is shown as "pending (latest+1)"', async () => {
+      await vscode.commands.executeCommand('chainExplorer.restartMockNode', { pendingIdentity: 'null' });
+      const block = await waitFor('pending (latest+1)', async () => {
+        const b = await nodeAt(explorer, [PUBLIC, 'pending (latest+1)']);
+        return b;
+      });
+      assert.match(block.spec.description ?? '', /^hash null · \d+ tx$/);
+      await waitFor('status bar pending #N.k', () => /pending #\d+\.\d+/.test(explorer.statusBarText() ?? ''));
+    });
+  });
+
+  it('opens a block as JSON in a read-only editor', async () => {
+    const block = await nodeAt(explorer, [PUBLIC, 'pending']);
+    await vscode.commands.executeCommand('chainExplorer.openJson', block);
+    const editor = await waitFor('the JSON editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'chain-explorer-json' && vscode.window.activeTextEditor);
+    const json = JSON.parse(editor.document.getText()) as { parentHash: string; transactions: unknown[] };
+    assert.match(json.parentHash, /^0x[0-9a-f]{64}$/);
+    assert.equal(editor.document.languageId, 'json');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});
