@@ -17,6 +17,16 @@ Server
   --max-body-bytes <n>       request body limit (default 5242880)
   --cors                     send permissive CORS headers
   --no-control               disable evm_*, anvil_* and mock_* control methods
+Limits (public profile; --dedicated-... for the dedicated one; 0 = no limit)
+  --max-log-range <n>        eth_getLogs block range (default 2000; dedicated 10000)
+  --max-log-results <n>      eth_getLogs result cap (default 10000; dedicated 20000)
+  --rate-limit <rps>         requests per second, HTTP 429 above (default 0 = off)
+  --max-batch <n>            requests per batch (default 1000)
+  --dedicated-max-log-range <n>, --dedicated-max-log-results <n>, --dedicated-rate-limit <rps>, --dedicated-max-batch <n>
+  --ws-max-buffered-bytes <n> close a WebSocket that falls this far behind (default 4194304)
+Faults and state
+  --faults <file.json>       inject faults (latency, 429/503 shares, timeouts); see mock_setFaults
+  --state <file.json>        load the chain from this file at start, save it atomically on exit and on mock_dumpState
 Chain
   --chain-id <id>            chain id (default 31337)
   --block-time-ms <ms>       time between sealed blocks (default 2000)
@@ -50,6 +60,17 @@ const flags = {
   'max-body-bytes': { type: 'string' },
   cors: { type: 'boolean' },
   'no-control': { type: 'boolean' },
+  'max-log-range': { type: 'string' },
+  'max-log-results': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'max-batch': { type: 'string' },
+  'dedicated-max-log-range': { type: 'string' },
+  'dedicated-max-log-results': { type: 'string' },
+  'dedicated-rate-limit': { type: 'string' },
+  'dedicated-max-batch': { type: 'string' },
+  'ws-max-buffered-bytes': { type: 'string' },
+  faults: { type: 'string' },
+  state: { type: 'string' },
   'chain-id': { type: 'string' },
   'block-time-ms': { type: 'string' },
   'flashblock-ms': { type: 'string' },
@@ -123,6 +144,29 @@ export function parseCommandLine(argv: string[]): { help: boolean; options: Mock
   if (values['token-name'] !== undefined) token.name = values['token-name'];
   if (values['token-version'] !== undefined) token.version = values['token-version'];
   if (Object.keys(token).length) options.token = token;
+  const limits = { public: { ...(options.limits?.public ?? {}) }, dedicated: { ...(options.limits?.dedicated ?? {}) } };
+  const limitFlags = [
+    ['max-log-range', 'maxLogBlockRange'],
+    ['max-log-results', 'maxLogResults'],
+    ['rate-limit', 'requestsPerSecond'],
+    ['max-batch', 'maxBatch'],
+  ] as const;
+  for (const [flag, key] of limitFlags) {
+    const publicValue = values[flag];
+    if (publicValue !== undefined) limits.public[key] = integer(flag, publicValue);
+    const dedicatedValue = values[`dedicated-${flag}`];
+    if (dedicatedValue !== undefined) limits.dedicated[key] = integer(`dedicated-${flag}`, dedicatedValue);
+  }
+  if (Object.keys(limits.public).length || Object.keys(limits.dedicated).length) options.limits = limits;
+  set('wsMaxBufferedBytes', values['ws-max-buffered-bytes'] === undefined ? undefined : integer('ws-max-buffered-bytes', values['ws-max-buffered-bytes']));
+  if (values.faults !== undefined) {
+    try {
+      options.faults = JSON.parse(readFileSync(values.faults, 'utf8')) as unknown;
+    } catch (error) {
+      throw new OptionError(`--faults ${values.faults}: ${(error as Error).message}`);
+    }
+  }
+  set('stateFile', values.state);
   if (values['json-logs']) options.jsonLogs = true;
   if (values.quiet) options.quiet = true;
   return { help: false, options };

@@ -81,7 +81,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts));
   const services: NodeServices = { options, chain, accounts, contracts };
   const handle = createRpcHandler(services, extraMethodTables());
-  const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey: options.apiKey ?? randomBytes(12).toString('hex') };
+  const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey: options.apiKey ?? randomBytes(12).toString('hex'), limits: options.limits };
   return { services, handle, http, logger };
 }
 

@@ -14,6 +14,27 @@ export interface TokenOptions {
   balance: bigint;
 }
 
+/** Limits of one endpoint profile (0 means no limit where noted). */
+export interface ProfileLimits {
+  /** eth_getLogs: most blocks one query may span (fromBlock..toBlock inclusive); 0 = no limit. */
+  maxLogBlockRange: number;
+  /** eth_getLogs: most logs one query may return; 0 = no limit. */
+  maxLogResults: number;
+  /** Requests per second (a batch counts each request); 0 = no limit. */
+  requestsPerSecond: number;
+  /** Most requests in one batch. */
+  maxBatch: number;
+  /** Request body limit in bytes (HTTP 413 above it). */
+  maxBodyBytes: number;
+}
+
+export interface ProfileLimitSet {
+  public: ProfileLimits;
+  dedicated: ProfileLimits;
+}
+
+export type ProfileLimitsInput = { public?: Partial<ProfileLimits>; dedicated?: Partial<ProfileLimits> };
+
 export interface MockNodeOptions {
   host: string;
   /** 0 picks a free port. */
@@ -51,6 +72,14 @@ export interface MockNodeOptions {
   /** Silence the node's own logging (tests). */
   quiet: boolean;
   token: TokenOptions;
+  /** Limits per endpoint profile. */
+  limits: ProfileLimitSet;
+  /** Faults to inject from the start (same shape as mock_setFaults takes; validated by rpc/faults). */
+  faults?: unknown;
+  /** --state: chain state file, loaded at start and written atomically on exit and on mock_dumpState. */
+  stateFile?: string;
+  /** WebSocket: a socket with more than this many bytes waiting to be sent is closed (slow consumer). */
+  wsMaxBufferedBytes: number;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -88,6 +117,11 @@ export function defaultOptions(): MockNodeOptions {
       currency: 'USD',
       balance: 10_000_000_000n,
     },
+    limits: {
+      public: { maxLogBlockRange: 2000, maxLogResults: 10_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
+      dedicated: { maxLogBlockRange: 10_000, maxLogResults: 20_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
+    },
+    wsMaxBufferedBytes: 4 * 1024 * 1024,
   };
 }
 
@@ -97,7 +131,9 @@ export type MockNodeOptionsInput = {
     ? bigint | number | string
     : MockNodeOptions[K] extends TokenOptions
       ? { [T in keyof TokenOptions]?: TokenOptions[T] extends bigint ? bigint | number | string : TokenOptions[T] }
-      : MockNodeOptions[K];
+      : MockNodeOptions[K] extends ProfileLimitSet
+        ? ProfileLimitsInput
+        : MockNodeOptions[K];
 };
 
 export class OptionError extends Error {
@@ -136,8 +172,8 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   ] as const;
   const merged = { ...defaults } as MockNodeOptions;
   for (const [key, value] of Object.entries(input)) {
-    if (value === undefined || key === 'token') continue;
-    if (!(key in defaults) && key !== 'genesisTimestamp' && key !== 'apiKey') throw new OptionError(`unknown option ${key}`);
+    if (value === undefined || key === 'token' || key === 'limits') continue;
+    if (!(key in defaults) && !OPTIONAL_KEYS.includes(key)) throw new OptionError(`unknown option ${key}`);
     (merged as unknown as Record<string, unknown>)[key] = value;
   }
   for (const key of bigintKeys) merged[key] = toBigInt(key, merged[key] as bigint | number | string);
@@ -176,7 +212,39 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
     throw new OptionError('apiKey must be 1 to 128 characters of A-Z, a-z, 0-9, _ or -');
   }
   if (merged.genesisTimestamp !== undefined) checkInteger('genesisTimestamp', merged.genesisTimestamp, 0);
+  merged.limits = resolveLimits(input.limits, defaults.limits, merged.maxBodyBytes);
+  checkInteger('wsMaxBufferedBytes', merged.wsMaxBufferedBytes, 1024);
+  if (merged.stateFile !== undefined && (typeof merged.stateFile !== 'string' || merged.stateFile === '')) {
+    throw new OptionError('stateFile must be a file path');
+  }
   return merged;
+}
+
+const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile'];
+
+function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileLimitSet, maxBodyBytes: number): ProfileLimitSet {
+  if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw new OptionError('limits must be an object');
+  const result = {} as ProfileLimitSet;
+  for (const [key, value] of Object.entries(input ?? {})) {
+    if (key !== 'public' && key !== 'dedicated') throw new OptionError(`unknown limits profile ${key} (public or dedicated)`);
+    if (value !== undefined && (typeof value !== 'object' || value === null)) throw new OptionError(`limits.${key} must be an object`);
+  }
+  for (const profile of ['public', 'dedicated'] as const) {
+    const given = input?.[profile] ?? {};
+    const limits: ProfileLimits = { ...defaults[profile], maxBodyBytes };
+    for (const [key, value] of Object.entries(given)) {
+      if (value === undefined) continue;
+      if (!(key in limits)) throw new OptionError(`unknown limit limits.${profile}.${key}`);
+      (limits as unknown as Record<string, unknown>)[key] = value;
+    }
+    checkInteger(`limits.${profile}.maxLogBlockRange`, limits.maxLogBlockRange, 0);
+    checkInteger(`limits.${profile}.maxLogResults`, limits.maxLogResults, 0);
+    checkInteger(`limits.${profile}.requestsPerSecond`, limits.requestsPerSecond, 0);
+    checkInteger(`limits.${profile}.maxBatch`, limits.maxBatch, 1);
+    checkInteger(`limits.${profile}.maxBodyBytes`, limits.maxBodyBytes, 1024);
+    result[profile] = limits;
+  }
+  return result;
 }
 
 /** Number of flashblocks in one block: indices 0 .. count-1. */

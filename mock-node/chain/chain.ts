@@ -366,6 +366,75 @@ export class Chain extends EventEmitter<ChainEvents> {
     await this.flashblock();
   }
 
+  // ---- reorgs (mock_reorg) and restore (--state) --------------------------------------------
+
+  /**
+   * Replaces the newest `depth` sealed blocks with new ones at the same heights (a reorg).
+   * `arrange` gets the transactions of the replaced blocks (oldest block first) and says which go
+   * into each new block and which return to the queue. Each new block is stamped one second after
+   * the block it replaces, so every replaced hash changes. Blocks at or below `safe` are never
+   * replaced. Emits `removed` (the old blocks), then `block` for each new one.
+   */
+  reorg(
+    depth: number,
+    arrange: (blocks: TransactionRecord[][]) => { blocks: TransactionRecord[][]; returned: TransactionRecord[] },
+  ): Promise<{ removed: BlockRecord[]; added: BlockRecord[]; returned: TransactionRecord[] }> {
+    return this.exclusive(async () => {
+      if (!Number.isSafeInteger(depth) || depth < 1) throw invalidInput('reorg depth must be a whole number of at least 1');
+      const head = this.head;
+      const safe = this.safeNumber();
+      const deepest = head - safe;
+      if (BigInt(depth) > deepest) {
+        throw invalidInput(
+          `reorg depth ${depth} refused: it would replace block ${head - BigInt(depth) + 1n}, at or below the safe block ${safe} ` +
+            `(safe trails latest by ${this.options.safeDepth}, finalized by ${this.options.finalizedDepth}); the deepest reorg allowed now is ${deepest}`,
+          { depth, maxDepth: Number(deepest), safe: Number(safe), finalized: Number(this.finalizedNumber()), latest: Number(head) },
+        );
+      }
+      const base = head - BigInt(depth);
+      const old = this.blocks.slice(Number(base) + 1);
+      const plan = arrange(old.map((block) => block.transactions.map((item) => item.tx)));
+      const pendingTxs = this.building.included.map((item) => item.tx);
+      const queued = this.queue.clear();
+      const clock = this.clock.save();
+      await this.rewindTo(base);
+      const added: BlockRecord[] = [];
+      for (let i = 0; i < old.length; i++) {
+        for (const tx of plan.blocks[i] ?? []) this.queue.add(tx);
+        this.clock.setNextTimestamp(old[i].header.timestamp + 1n);
+        await this.startBlock();
+        const sealed = this.building.snapshot(true);
+        this.addSealed(sealed);
+        this.emit('block', sealed);
+        added.push(sealed);
+      }
+      this.clock.restore(clock);
+      for (const tx of [...plan.returned, ...pendingTxs, ...queued]) if (!this.queue.has(tx.hash)) this.queue.add(tx);
+      await this.startBlock();
+      return { removed: old, added, returned: plan.returned };
+    });
+  }
+
+  /** --state: replaces the whole chain with restored sealed blocks (genesis first), the queue and the clock. */
+  restore(blocks: BlockRecord[], queued: TransactionRecord[], clock: ReturnType<ChainClock['save']>): Promise<void> {
+    return this.exclusive(async () => {
+      this.blocks.length = 0;
+      this.byHash.clear();
+      this.txLocation.clear();
+      this.snapshots.clear();
+      this.queue.clear();
+      for (const block of blocks) this.addSealed(block);
+      for (const tx of queued) this.queue.add(tx);
+      this.clock.restore(clock);
+      await this.startBlock();
+    });
+  }
+
+  /** The state trie every layer's root comes from (--state restore rebuilds layers through it). */
+  get trie(): StateTrie {
+    return this.stateTrie;
+  }
+
   // ---- internals ---------------------------------------------------------------------------
 
   private async tick(): Promise<void> {

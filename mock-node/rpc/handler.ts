@@ -1,7 +1,11 @@
 // The single JSON-RPC entry point: handle(body, profile) -> { status, body }. It validates the
-// envelope, runs batches and notifications, applies the public profile's receipts rule, and
-// turns every failure into a JSON-RPC error. It never throws and never sees HTTP objects.
+// envelope, runs batches and notifications, applies the profile's gates (rate limit, injected
+// faults, batch size, the public profile's receipts rule), and turns every failure into a
+// JSON-RPC error. It never throws and never sees HTTP objects.
 import { ErrorCode, RpcError } from './errors';
+import { FaultInjector } from './faults';
+import { RATE_LIMIT_MESSAGE, RateLimiter } from './rateLimit';
+import { reorgControlMethods } from './methods/reorgControl';
 import { blockMethods } from './methods/blocks';
 import { chainInfoMethods } from './methods/chainInfo';
 import { CONTROL_PREFIXES, controlMethods } from './methods/control';
@@ -25,6 +29,8 @@ export interface HandleResult {
   /** Response body; undefined when every request was a notification. */
   body: RpcResponse | RpcResponse[] | undefined;
   headers?: Record<string, string>;
+  /** An injected timeout: send nothing and close the connection. */
+  hangup?: boolean;
 }
 
 export const RECEIPTS_ON_PUBLIC_MESSAGE =
@@ -32,12 +38,69 @@ export const RECEIPTS_ON_PUBLIC_MESSAGE =
 
 export const MAX_BATCH = 1000;
 
+export const SERVICE_UNAVAILABLE_MESSAGE = 'service temporarily unavailable';
+
+/** Methods no limit or fault applies to, so faults can always be cleared. */
+const UNGATED = new Set(['mock_setFaults', 'mock_getFaults']);
+
 export type RpcHandler = (body: unknown, profile: ProfileName) => Promise<HandleResult>;
 
 export function createRpcHandler(services: NodeServices, extraTables: MethodTable[] = []): RpcHandler {
   const methods = new Map<string, MethodHandler>();
-  for (const table of [chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, controlMethods, ...extraTables]) {
+  const faults = new FaultInjector(services.options.faults ?? {});
+  const limiters = {
+    public: new RateLimiter(() => services.options.limits.public.requestsPerSecond),
+    dedicated: new RateLimiter(() => services.options.limits.dedicated.requestsPerSecond),
+  };
+  const faultMethods: MethodTable = {
+    /** mock_setFaults(spec): replaces every injected fault; {} clears them. Answers the rules now in force. */
+    mock_setFaults: (params) => {
+      if (params.length > 1) throw new RpcError(ErrorCode.InvalidParams, 'mock_setFaults takes one object');
+      return faults.set(params[0] ?? {});
+    },
+    mock_getFaults: () => faults.get(),
+  };
+  for (const table of [chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, controlMethods, reorgControlMethods, faultMethods, ...extraTables]) {
     for (const [name, handler] of Object.entries(table)) methods.set(name, handler);
+  }
+
+  /** Rate limit, then injected faults; a result when they decide the reply, else undefined. */
+  async function gates(body: unknown, profile: ProfileName): Promise<HandleResult | undefined> {
+    if (profile === 'internal') return undefined;
+    const list = Array.isArray(body) ? body : [body];
+    const names = list.map(methodName).filter((name) => !UNGATED.has(name));
+    if (names.length === 0) return undefined;
+    const limit = services.options.limits[profile].requestsPerSecond;
+    if (limit > 0) {
+      const rate = limiters[profile].take(names.length);
+      if (!rate.ok) {
+        const data = { current_rps: rate.current, allowed_rps: limit, backoff_seconds: rate.retryAfterSeconds };
+        return {
+          status: 429,
+          headers: { 'retry-after': String(rate.retryAfterSeconds) },
+          body: rejectAll(body, ErrorCode.LimitExceeded, `${RATE_LIMIT_MESSAGE}: ${limit} requests per second allowed on the ${profile} endpoint`, data),
+        };
+      }
+    }
+    if (!faults.enabled) return undefined;
+    const decision = faults.decide(profile, names);
+    if (decision.delayMs > 0) await sleep(decision.delayMs);
+    if (decision.timeoutMs > 0) {
+      await sleep(decision.timeoutMs);
+      return { status: 0, body: undefined, hangup: true };
+    }
+    if (decision.status === 429) {
+      const data = { current_rps: null, allowed_rps: null, backoff_seconds: decision.retryAfterSeconds, injected: true };
+      return {
+        status: 429,
+        headers: { 'retry-after': String(decision.retryAfterSeconds) },
+        body: rejectAll(body, ErrorCode.LimitExceeded, `${RATE_LIMIT_MESSAGE} (injected fault)`, data),
+      };
+    }
+    if (decision.status === 503) {
+      return { status: 503, body: rejectAll(body, ErrorCode.ResourceUnavailable, `${SERVICE_UNAVAILABLE_MESSAGE} (injected fault)`) };
+    }
+    return undefined;
   }
 
   async function one(request: unknown, profile: ProfileName): Promise<RpcResponse | undefined> {
@@ -78,9 +141,14 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
     try {
       if (Array.isArray(body)) {
         if (body.length === 0) return { status: 200, body: errorResponse(null, ErrorCode.InvalidRequest, 'empty batch') };
-        if (body.length > MAX_BATCH) {
-          return { status: 200, body: errorResponse(null, ErrorCode.LimitExceeded, `batch too large: ${body.length} requests, max ${MAX_BATCH}`) };
+        const maxBatch = profile === 'internal' ? MAX_BATCH : services.options.limits[profile].maxBatch;
+        if (body.length > maxBatch) {
+          return { status: 200, body: errorResponse(null, ErrorCode.LimitExceeded, `batch too large: ${body.length} requests, max ${maxBatch}`) };
         }
+      }
+      const gated = await gates(body, profile);
+      if (gated) return gated;
+      if (Array.isArray(body)) {
         if (profile === 'public' && body.some(callsBlockReceipts)) {
           return { status: 403, body: body.map((request) => receiptsRejection(request)) };
         }
@@ -103,6 +171,27 @@ export function errorResponse(id: RpcId, code: number, message: string, data?: u
   const error: RpcResponse['error'] = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: '2.0', id, error };
+}
+
+function methodName(request: unknown): string {
+  const method = request && typeof request === 'object' ? (request as { method?: unknown }).method : undefined;
+  return typeof method === 'string' ? method : '';
+}
+
+function requestId(request: unknown): RpcId {
+  if (!request || typeof request !== 'object' || !('id' in request)) return null;
+  const id = (request as { id: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** The same error for every request of a body (one object, or one per batch entry). */
+function rejectAll(body: unknown, code: number, message: string, data?: unknown): RpcResponse | RpcResponse[] {
+  if (Array.isArray(body)) return body.map((request) => errorResponse(requestId(request), code, message, data));
+  return errorResponse(requestId(body), code, message, data);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function callsBlockReceipts(request: unknown): boolean {

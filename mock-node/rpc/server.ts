@@ -7,11 +7,20 @@ import express, { type Router } from 'express';
 import { ErrorCode } from './errors';
 import { errorResponse, type HandleResult, type RpcHandler } from './handler';
 import type { NodeServices, ProfileName } from './methods/types';
+import type { ProfileLimitSet } from '../options';
 
 export interface HttpOptions {
   maxBodyBytes: number;
   cors: boolean;
   apiKey: string;
+  /** Per-profile limits (body size per profile); maxBodyBytes applies when absent. */
+  limits?: ProfileLimitSet;
+}
+
+/** The body limit of a profile's path. */
+export function bodyLimit(http: HttpOptions, profile: ProfileName | 'unauthorized'): number {
+  if (profile === 'public' || profile === 'dedicated') return http.limits?.[profile].maxBodyBytes ?? http.maxBodyBytes;
+  return http.maxBodyBytes;
 }
 
 /** Which profile a path belongs to, 'unauthorized' for a dedicated path with the wrong key, or null. */
@@ -31,6 +40,11 @@ const CORS_HEADERS = {
 };
 
 function send(res: ServerResponse, result: HandleResult, cors: boolean): void {
+  if (result.hangup) {
+    // An injected timeout: the request was held; now close the connection without an answer.
+    res.socket?.destroy();
+    return;
+  }
   const headers: Record<string, string> = { ...JSON_HEADERS, ...(cors ? CORS_HEADERS : {}), ...result.headers };
   const body = result.body === undefined ? '' : JSON.stringify(result.body);
   res.writeHead(result.status === 200 && result.body === undefined ? 204 : result.status, headers);
@@ -118,8 +132,9 @@ export function createHttpServer(services: NodeServices, handle: RpcHandler, htt
       app(req, res);
       return;
     }
-    readBody(req, http.maxBodyBytes)
-      .then((text) => answerRpc(handle, profile, text, http.maxBodyBytes))
+    const limit = bodyLimit(http, profile);
+    readBody(req, limit)
+      .then((text) => answerRpc(handle, profile, text, limit))
       .then((result) => send(res, result, http.cors))
       .catch(() => {
         if (!res.headersSent) send(res, { status: 400, body: errorResponse(null, ErrorCode.InvalidRequest, 'could not read the request body') }, http.cors);
@@ -130,10 +145,13 @@ export function createHttpServer(services: NodeServices, handle: RpcHandler, htt
 /** An Express router serving the node's JSON-RPC paths, to mount inside another app. */
 export function createRpcRouter(handle: RpcHandler, http: HttpOptions): Router {
   const router = express.Router();
-  const bodyParser = express.text({ type: () => true, limit: http.maxBodyBytes });
+  const largest = Math.max(http.maxBodyBytes, http.limits?.public.maxBodyBytes ?? 0, http.limits?.dedicated.maxBodyBytes ?? 0);
+  const bodyParser = express.text({ type: () => true, limit: largest });
   const serve = (profile: (req: express.Request) => ProfileName | 'unauthorized') => (req: express.Request, res: express.Response) => {
     const text = typeof req.body === 'string' ? req.body : '';
-    answerRpc(handle, profile(req), text, http.maxBodyBytes).then((result) => send(res, result, http.cors));
+    const which = profile(req);
+    const limit = bodyLimit(http, which);
+    answerRpc(handle, which, Buffer.byteLength(text) > limit ? null : text, limit).then((result) => send(res, result, http.cors));
   };
   router.post('/', bodyParser, serve(() => 'public'));
   router.post('/dedicated/:key', bodyParser, serve((req) => (req.params.key === http.apiKey ? 'dedicated' : 'unauthorized')));

@@ -4,11 +4,11 @@ import type { Chain } from '../../chain/chain';
 import type { Hex } from '../../chain/hex';
 import type { BlockRecord, LogRecord } from '../../chain/types';
 import { findBlock, blockNumberForTag } from '../blockResolution';
-import { invalidInput, invalidParams } from '../errors';
+import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
 import { expectParams, parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
 import { blockRef, logJson, type Json } from '../shapes';
-import type { MethodTable } from './types';
-import type { PendingIdentity } from '../../options';
+import type { MethodTable, ProfileName } from './types';
+import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
 
 export interface LogFilter {
   addresses: Set<Hex> | null;
@@ -105,17 +105,68 @@ export function* blocksInRange(chain: Chain, range: ResolvedRange): Generator<Bl
   if (range.includePending) yield chain.pending;
 }
 
+/** The limits of a profile; none for in-process calls. */
+export function limitsFor(options: MockNodeOptions, profile: ProfileName): ProfileLimits | undefined {
+  return profile === 'internal' ? undefined : options.limits[profile];
+}
+
+/** -32005 `query exceeds max block range N` when a range spans more blocks than the profile allows. */
+export function checkBlockRange(range: ResolvedRange, head: bigint, limit: number): void {
+  if (limit <= 0) return;
+  const from = range.from;
+  const to = range.includePending ? head + 1n : range.to;
+  const span = to - from + 1n;
+  if (span > BigInt(limit)) {
+    throw new RpcError(ErrorCode.LimitExceeded, `query exceeds max block range ${limit}`, { limit, from: Number(from), to: Number(to) });
+  }
+}
+
+/**
+ * Like collectLogs, but stops at `cap` results: -32602 `query exceeds max results N, retry with
+ * the range A-B`, where A-B is the longest range from the query's start that fits.
+ */
+export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity, cap: number): Json[] {
+  if (cap <= 0) return collectLogs(blocks, filter, identity);
+  const result: Json[] = [];
+  let first: bigint | undefined;
+  let lastFitting: bigint | undefined;
+  for (const block of blocks) {
+    const number = block.header.number;
+    first ??= number;
+    if (block.logs.length > 0) {
+      const ref = blockRef(block, identity);
+      for (const log of block.logs) {
+        if (!logMatches(log, filter)) continue;
+        if (result.length === cap) {
+          const retryTo = lastFitting ?? first;
+          throw new RpcError(ErrorCode.InvalidParams, `query exceeds max results ${cap}, retry with the range ${first}-${retryTo}`, {
+            limit: cap,
+            retryFrom: Number(first),
+            retryTo: Number(retryTo),
+          });
+        }
+        result.push(logJson(log, ref));
+      }
+    }
+    lastFitting = number;
+  }
+  return result;
+}
+
 export const logMethods: MethodTable = {
-  eth_getLogs: (params, { node }) => {
+  eth_getLogs: (params, { node, profile }) => {
     expectParams(params, 1);
     const query = parseLogFilter(params[0]);
     const identity = node.options.pendingIdentity;
+    const limits = limitsFor(node.options, profile);
+    const cap = limits?.maxLogResults ?? 0;
     if (query.blockHash) {
       const block = findBlock(node.chain, { kind: 'hash', hash: query.blockHash, requireCanonical: false });
       if (!block) throw invalidInput('unknown block');
-      return collectLogs([block], query.filter, identity);
+      return collectLogsCapped([block], query.filter, identity, cap);
     }
     const range = resolveRange(node.chain, query);
-    return collectLogs(blocksInRange(node.chain, range), query.filter, identity);
+    if (limits) checkBlockRange(range, node.chain.head, limits.maxLogBlockRange);
+    return collectLogsCapped(blocksInRange(node.chain, range), query.filter, identity, cap);
   },
 };
