@@ -1,5 +1,5 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
-import { Transaction } from 'ethers';
+import { keccak256, Transaction } from 'ethers';
 import type { TransactionRecord } from '../chain/types';
 import { invalidInput, invalidParams } from '../rpc/errors';
 import { intrinsicGas } from './intrinsicGas';
@@ -25,22 +25,26 @@ export function decodeRawTransaction(raw: string): TransactionRecord {
     );
   }
   try {
-    if (!tx.signature || !tx.from || !tx.hash) throw new Error('missing signature');
-    return fromEthers(tx, raw.toLowerCase());
+    if (!tx.signature) throw new Error('missing signature');
+    // `from` recovers the signer on every access (the costliest step of intake): once only.
+    const from = tx.from;
+    if (!from) throw new Error('missing signature');
+    return fromEthers(tx, raw.toLowerCase(), from);
   } catch (error) {
     throw invalidInput(`invalid transaction: ${(error as Error).message.split(' (')[0]}`);
   }
 }
 
-export function fromEthers(tx: Transaction, encoded: string): TransactionRecord {
+/** Our record of an ethers transaction; pass `from` when it is already known to skip a recovery. */
+export function fromEthers(tx: Transaction, encoded: string, from = tx.from!): TransactionRecord {
   const signature = tx.signature!;
   const type = tx.type ?? 0;
   return {
-    hash: tx.hash!.toLowerCase(),
+    hash: keccak256(encoded),
     type,
     chainId: type === 0 && tx.chainId === 0n ? null : tx.chainId,
     nonce: BigInt(tx.nonce),
-    from: tx.from!.toLowerCase(),
+    from: from.toLowerCase(),
     to: tx.to ? tx.to.toLowerCase() : null,
     value: tx.value,
     input: tx.data.toLowerCase(),

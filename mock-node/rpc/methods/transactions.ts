@@ -119,7 +119,7 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
     accessList: call.accessList,
   });
   const signed = await wallet.signTransaction(tx);
-  const record = fromEthers(Transaction.from(signed), signed.toLowerCase());
+  const record = fromEthers(Transaction.from(signed), signed.toLowerCase(), wallet.address);
   return node.chain.submit(record);
 }
 

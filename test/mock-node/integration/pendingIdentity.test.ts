@@ -33,7 +33,11 @@ for (const mode of ['partial', 'zero', 'null'] as PendingIdentity[]) {
 
     it('shapes the pre-confirmed receipt and transaction', async () => {
       const block = await rpc(node.url, 'eth_getBlockByNumber', ['pending', false]);
-      const receipt = await rpc(node.url, 'eth_getTransactionReceipt', [hash]);
+      const lookedUp = await rpc(node.url, 'eth_getTransactionReceipt', [hash]);
+      if (mode === 'null') assert.equal(lookedUp, null, 'no receipt by hash until sealed');
+      const [receipt] = await rpc(node.dedicatedUrl, 'eth_getBlockReceipts', ['pending']);
+      if (mode !== 'null') assert.deepEqual(lookedUp, receipt);
+      assert.equal(receipt.transactionHash, hash);
       assert.equal(receipt.blockHash, block.hash);
       assert.equal(receipt.blockNumber, block.number);
       assert.equal(receipt.transactionIndex, '0x0');
