@@ -2,7 +2,8 @@
 // Python standard-library client; SIGTERM stops it cleanly.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc } from '../helpers/rpc';
 
@@ -55,6 +56,35 @@ describe('the CLI as a child process', function () {
       assert.equal(await rpc(node.url, 'eth_chainId'), '0x2105');
     } finally {
       node.child.kill('SIGTERM');
+    }
+  });
+
+  it('--config reads options from a JSON file, flags win; --json-logs logs JSON lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mock-node-config-'));
+    const file = join(dir, 'node.json');
+    writeFileSync(file, JSON.stringify({ chainId: '84532', accounts: 2, pendingIdentity: 'zero', auto: false, token: { name: 'USDC' } }));
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--config', file, '--accounts', '3', '--json-logs'], { cwd: ROOT });
+    let stderr = '';
+    const listening = await new Promise<Record<string, any>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no JSON log line:\n${stderr}`)), 15_000);
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const line = stderr.split('\n').find((l) => l.includes('"listening"'));
+        if (line) {
+          clearTimeout(timer);
+          resolve(JSON.parse(line));
+        }
+      });
+    });
+    try {
+      assert.equal(listening.level, 'info');
+      assert.equal(listening.chainId, '84532');
+      assert.equal(listening.accounts.length, 3, 'the flag wins over the file');
+      assert.equal(await rpc(listening.url, 'eth_chainId'), '0x14a34');
+      const pending = await rpc(listening.url, 'eth_getBlockByNumber', ['pending', false]);
+      assert.equal(pending.hash, '0x' + '00'.repeat(32));
+    } finally {
+      child.kill('SIGTERM');
     }
   });
 
