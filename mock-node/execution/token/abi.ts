@@ -221,3 +221,43 @@ export function tokenDomainSeparator(domain: TokenDomain): string {
     ),
   );
 }
+
+/** A JSON-ready `eth_signTypedData_v4` payload (uint256 values as decimal strings). */
+export interface TypedDataPayload {
+  types: Record<string, readonly TypedDataField[]>;
+  primaryType: TypedDataPrimaryType;
+  domain: { name: string; version: string; chainId: string; verifyingContract: string };
+  message: Record<string, string>;
+}
+
+/**
+ * Builds the `eth_signTypedData_v4` payload for one of the token's messages, with
+ * `EIP712Domain` included, ready for `JSON.stringify`. The message must have exactly the fields
+ * of `primaryType`; integers may be bigint, number or string.
+ */
+export function buildTypedData(
+  primaryType: TypedDataPrimaryType,
+  domain: TokenDomain,
+  message: Readonly<Record<string, bigint | number | string>>,
+): TypedDataPayload {
+  const fields = (TYPED_DATA_TYPES[primaryType] as Record<string, readonly TypedDataField[]>)[primaryType];
+  const extra = Object.keys(message).filter((key) => !fields.some((f) => f.name === key));
+  if (extra.length) throw new Error(`${primaryType} has no field ${extra.join(', ')}`);
+  const json: Record<string, string> = {};
+  for (const field of fields) {
+    const value = message[field.name];
+    if (value === undefined) throw new Error(`${primaryType} needs ${field.name}`);
+    json[field.name] = field.type === 'uint256' ? BigInt(value).toString() : String(value);
+  }
+  return {
+    types: { EIP712Domain: EIP712_DOMAIN_TYPE, [primaryType]: fields },
+    primaryType,
+    domain: {
+      name: domain.name,
+      version: domain.version,
+      chainId: domain.chainId.toString(),
+      verifyingContract: domain.verifyingContract,
+    },
+    message: json,
+  };
+}

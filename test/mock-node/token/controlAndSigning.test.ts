@@ -1,10 +1,10 @@
 // The token's control methods (mock_mint, mock_setPaused, mock_setBlocked), the dev-account
 // signing methods and the token options, against the running node over HTTP.
 import { strict as assert } from 'node:assert';
-import { Signature, TypedDataEncoder, recoverAddress, verifyMessage, hexlify, toUtf8Bytes } from 'ethers';
+import { Signature, TypedDataEncoder, Wallet, recoverAddress, verifyMessage, hexlify, toUtf8Bytes } from 'ethers';
 import { createPublicClient, http, parseAbi, type Hex } from 'viem';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { STABLE_TOKEN_ABI, TOKEN_SLOTS, TYPED_DATA_TYPES, balanceSlot } from '../../../mock-node/execution/token/index';
+import { STABLE_TOKEN_ABI, TOKEN_SLOTS, TYPED_DATA_TYPES, balanceSlot, buildTypedData } from '../../../mock-node/execution/token/index';
 import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
 
 const abi = parseAbi(STABLE_TOKEN_ABI);
@@ -95,6 +95,18 @@ describe('token control and signing methods @integration', function () {
     assert.equal(recoverAddress(digest, signature), a1);
     assert.equal((await rpcError(node.url, 'eth_signTypedData_v4', [a1, '{not json'])).code, -32602);
     assert.equal((await rpcError(node.url, 'eth_signTypedData_v4', [a1, { types: {}, primaryType: 'X', domain: {}, message: {} }])).code, -32602);
+  });
+  it('buildTypedData gives a JSON payload the node signs exactly as a local EIP-712 signer', async () => {
+    const domain = { name: 'USD Coin', version: '2', chainId: node.chainId, verifyingContract: node.tokenAddress };
+    const message = { from: a1, to: node.accounts[2].address, value: 1_000_000n, validAfter: 0, validBefore: '1900000000', nonce: '0x' + '01'.repeat(32) };
+    const payload = buildTypedData('ReceiveWithAuthorization', domain, message);
+    assert.deepEqual(Object.keys(payload.types), ['EIP712Domain', 'ReceiveWithAuthorization']);
+    assert.equal(payload.message.value, '1000000');
+    const remote = await rpc(node.url, 'eth_signTypedData_v4', [a1, JSON.stringify(payload)]);
+    const local = await new Wallet(node.accounts[1].privateKey).signTypedData(domain, TYPED_DATA_TYPES.ReceiveWithAuthorization as any, message);
+    assert.equal(remote, local);
+    assert.throws(() => buildTypedData('CancelAuthorization', domain, { authorizer: a1 }), /needs nonce/);
+    assert.throws(() => buildTypedData('CancelAuthorization', domain, { authorizer: a1, nonce: '0x00', extra: 1 }), /no field extra/);
   });
 });
 
