@@ -16,6 +16,7 @@ import type { MethodTable, NodeServices } from './rpc/methods/types';
 import { signingMethods } from './rpc/methods/signing';
 import { tokenControlMethods } from './rpc/methods/tokenControl';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
+import { WebSocketGateway } from './rpc/websocket/gateway';
 import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './state/worldState';
 import type { Router } from 'express';
 
@@ -44,6 +45,8 @@ export interface RunningMockNode {
   options: MockNodeOptions;
   core: MockNodeCore;
   server: Server;
+  /** The WebSocket side (eth_subscribe) on the same port and paths. */
+  websocket: WebSocketGateway;
   /** Calls a method in-process (no HTTP), as the dedicated profile. */
   request(method: string, params?: unknown[]): Promise<unknown>;
   stop(): Promise<void>;
@@ -97,6 +100,7 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
   const core = await createMockNodeCore(input);
   const { services, http } = core;
   const server = createHttpServer(services, core.handle, http);
+  const websocket = new WebSocketGateway(server, services.chain, services.options, core.handle, http);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(services.options.port, services.options.host, () => {
@@ -123,15 +127,18 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
     options: services.options,
     core,
     server,
+    websocket,
     async request(method, params = []) {
       const result = await core.handle({ jsonrpc: '2.0', id: nextId++, method, params }, 'dedicated');
-      const body = result.body as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+      const body = result.body as { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
+      if (!body) throw Object.assign(new Error(`${method}: no answer (injected timeout)`), { code: 'ETIMEDOUT' });
       if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code, data: body.error.data });
       return body.result;
     },
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         services.chain.stopTimers();
+        websocket.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

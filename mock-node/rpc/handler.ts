@@ -59,6 +59,12 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
       return faults.set(params[0] ?? {});
     },
     mock_getFaults: () => faults.get(),
+    eth_subscribe: () => {
+      throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: eth_subscribe needs a WebSocket connection (ws:// on the same path)');
+    },
+    eth_unsubscribe: () => {
+      throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: eth_unsubscribe needs a WebSocket connection (ws:// on the same path)');
+    },
   };
   for (const table of [chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, controlMethods, reorgControlMethods, faultMethods, ...extraTables]) {
     for (const [name, handler] of Object.entries(table)) methods.set(name, handler);

@@ -7,6 +7,11 @@ import { rpc } from '../../helpers/rpc';
 const token = new Interface(STABLE_TOKEN_ABI as unknown as string[]);
 export const TRANSFER_TOPIC = EVENT_TOPICS.Transfer.toLowerCase();
 
+/** Calldata of transfer(dev account `to`, amount). */
+export function transferData(node: RunningMockNode, to: number, amount: bigint): string {
+  return token.encodeFunctionData('transfer', [node.accounts[to].address, amount]);
+}
+
 /** Sends a token transfer (one Transfer log) from dev account `from` to dev account `to`; returns the tx hash. */
 export function sendTokenTransfer(node: RunningMockNode, from: number, to: number, amount: bigint): Promise<string> {
   const data = token.encodeFunctionData('transfer', [node.accounts[to].address, amount]);
