@@ -1,6 +1,9 @@
 // The mock node's public API: everything outside mock-node/ (the CLI, tests, the VS Code
 // extension) uses the node through this module only.
-export { startMockNode } from './node';
-export type { RunningMockNode, DevAccount } from './node';
+export { startMockNode, mockNodeRouter, createMockNodeCore } from './node';
+export type { RunningMockNode, DevAccount, MockNodeCore } from './node';
 export { resolveOptions, defaultOptions, OptionError, DEFAULT_MNEMONIC } from './options';
 export type { MockNodeOptions, MockNodeOptionsInput, PendingIdentity, TokenOptions } from './options';
+// The token's ABI, EIP-712 types, typehashes, selectors, event topics, storage slots and
+// buildTypedData(): the one source the mock node and the extension both use.
+export * from './execution/token/abi';

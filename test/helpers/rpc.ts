@@ -1,5 +1,8 @@
 // Test helpers: start a node in-process and talk to it over real HTTP with plain JSON-RPC.
-import { startMockNode, type MockNodeOptionsInput, type RunningMockNode } from '../../mock-node/index';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { mockNodeRouter, startMockNode, type MockNodeOptionsInput, type RunningMockNode } from '../../mock-node/index';
 
 export interface RpcReply {
   status: number;
@@ -38,4 +41,46 @@ export function startTestNode(options: MockNodeOptionsInput = {}): Promise<Runni
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What a test needs of a node, whichever way it is served. */
+export interface TestNode {
+  url: string;
+  dedicatedUrl: string;
+  accounts: RunningMockNode['accounts'];
+  chainId: bigint;
+  tokenAddress: string;
+  stop(): Promise<void>;
+}
+
+export type Transport = 'http' | 'router';
+export const TRANSPORTS: Transport[] = ['http', 'router'];
+
+/**
+ * A manual-mode node served either by the CLI's own server (raw http fast path + Express) or
+ * by mockNodeRouter() mounted under /rpc in a user's Express app: both paths run the same tests.
+ */
+export async function startTestNodeVia(transport: Transport, options: MockNodeOptionsInput = {}): Promise<TestNode> {
+  if (transport === 'http') return startTestNode(options);
+  const { router, core, stop } = await mockNodeRouter({ auto: false, quiet: true, ...options });
+  const app = express();
+  app.use('/rpc', router);
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}/rpc/`;
+  return {
+    url: base,
+    dedicatedUrl: `${base}dedicated/${core.http.apiKey}`,
+    accounts: core.services.accounts.list,
+    chainId: core.services.options.chainId,
+    tokenAddress: core.services.options.token.address,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        stop();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

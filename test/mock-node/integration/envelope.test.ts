@@ -1,13 +1,12 @@
 // The JSON-RPC 2.0 envelope: batches, notifications, id echo, standard error codes, body size;
 // bad input changes nothing and the node keeps serving.
 import assert from 'node:assert/strict';
-import type { RunningMockNode } from '../../../mock-node/index';
-import { post, rpc, startTestNode } from '../../helpers/rpc';
+import { post, rpc, startTestNodeVia, TRANSPORTS, type TestNode } from '../../helpers/rpc';
 
-describe('JSON-RPC envelope', () => {
-  let node: RunningMockNode;
+for (const transport of TRANSPORTS) describe(`JSON-RPC envelope (${transport === 'http' ? 'CLI server' : 'mockNodeRouter in an Express app'})`, () => {
+  let node: TestNode;
   before(async () => {
-    node = await startTestNode({ maxBodyBytes: 4096 });
+    node = await startTestNodeVia(transport, { maxBodyBytes: 4096 });
   });
   after(() => node.stop());
 
@@ -79,7 +78,7 @@ describe('JSON-RPC envelope', () => {
     assert.equal(reply.status, 401);
   });
 
-  it('GET /health reports the head and the pending block', async () => {
+  if (transport === 'http') it('GET /health reports the head and the pending block', async () => {
     const health = await (await fetch(node.url + 'health')).json();
     assert.equal(health.status, 'ok');
     assert.equal(health.chainId, '31337');

@@ -3,17 +3,16 @@ import assert from 'node:assert/strict';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { concat, encodeRlp, toBeHex } from 'ethers';
-import type { RunningMockNode } from '../../../mock-node/index';
-import { post, rpc, rpcError, startTestNode } from '../../helpers/rpc';
+import { post, rpc, rpcError, startTestNodeVia, TRANSPORTS, type TestNode } from '../../helpers/rpc';
 
 const TAGS = ['latest', 'pending', 'safe', 'finalized', 'earliest'];
 
-describe('the five reads', () => {
-  let node: RunningMockNode;
+for (const transport of TRANSPORTS) describe(`the five reads (${transport === 'http' ? 'CLI server' : 'mockNodeRouter in an Express app'})`, () => {
+  let node: TestNode;
   let alice: string;
   let bob: string;
   beforeEach(async () => {
-    node = await startTestNode({ safeDepth: 2, finalizedDepth: 4 });
+    node = await startTestNodeVia(transport, { safeDepth: 2, finalizedDepth: 4 });
     alice = node.accounts[0].address.toLowerCase();
     bob = node.accounts[1].address.toLowerCase();
   });
