@@ -223,9 +223,9 @@ async function largeChainLogs(): Promise<void> {
 async function memory(): Promise<void> {
   const seconds = Number(process.env.BENCH_LONG_SECONDS ?? 20);
   console.log(`\n5. Memory: auto mode for ${seconds} s with ~20 transactions/s`);
+  const node = await startMockNode({ port: 0, quiet: true });
   if (global.gc) global.gc();
   const before = process.memoryUsage();
-  const node = await startMockNode({ port: 0, quiet: true });
   try {
     const wallet = new Wallet(node.accounts[3].privateKey);
     const end = Date.now() + seconds * 1000;
