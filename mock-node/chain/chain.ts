@@ -459,13 +459,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     const added: IncludedTransaction[] = [];
     const dropped: { tx: TransactionRecord; reason: string }[] = [];
     let gasUsed = block.gasUsed;
+    const gasCap = this.flashblockGasCap(block.flashblockIndex + 1);
     let logCount = block.logs.length;
     let progress = true;
     while (progress && this.queue.size > 0) {
       progress = false;
       for (const tx of this.queue.list()) {
         const index = block.included.length + added.length;
-        const result = applyTransaction(draft, tx, env, this.contracts, this.options.gasLimit - gasUsed, logCount, index);
+        const result = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
         if ('problem' in result) {
           if (result.problem === 'nonce-too-low' || result.problem === 'insufficient-funds') {
             this.queue.remove(tx);
@@ -510,6 +511,16 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.blocks.push(block);
     this.byHash.set(block.hash, block);
     for (const item of block.transactions) this.txLocation.set(item.tx.hash, { block: block.header.number, index: item.index });
+  }
+
+  /**
+   * Gas the block may hold after flashblock `index`: as on Base, flashblock j gets up to
+   * (j+1)/N of the gas limit in auto mode, so a burst spreads over the block; manual mode has no cap.
+   */
+  private flashblockGasCap(index: number): bigint {
+    if (!this.options.auto) return this.options.gasLimit;
+    const share = BigInt(Math.min(index + 1, this.perBlock));
+    return (this.options.gasLimit * share) / BigInt(this.perBlock);
   }
 
   /** OP Stack (Holocene) extraData: version 0, then the EIP-1559 denominator and elasticity as uint32. */

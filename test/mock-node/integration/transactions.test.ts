@@ -132,6 +132,22 @@ describe('transaction intake', () => {
     assert.equal(await rpc(node.url, 'eth_estimateGas', [{ from: wallet.address, to, data: '0x0001' }]), '0x' + (21_000 + 4 + 16).toString(16));
   });
 
+  it('in auto mode flashblock j holds up to (j+1)/N of the gas limit, so a burst spreads over the block', async () => {
+    // Auto mode with timers far away: flashblocks are cut by hand, the cap still applies.
+    const spread = await startTestNode({ auto: true, blockTimeMs: 1_000_000, flashblockMs: 100_000, gasLimit: 210_000 });
+    try {
+      const sender = new Wallet(spread.accounts[2].privateKey);
+      for (let nonce = 0; nonce < 5; nonce++) {
+        await rpc(spread.url, 'eth_sendRawTransaction', [await sender.signTransaction({ to, value: 1n, gasLimit: 21_000, chainId: 31337, nonce, ...fees })]);
+      }
+      const counts = [];
+      for (let i = 0; i < 3; i++) counts.push((await rpc(spread.url, 'mock_flashblock')).transactions);
+      assert.deepEqual(counts, [2, 3, 4], 'index 1 holds 2/10 of 210000 gas, index 2 3/10, index 3 4/10');
+    } finally {
+      await spread.stop();
+    }
+  });
+
   it('control methods can be turned off', async () => {
     const locked = await startTestNode({ control: false });
     try {
