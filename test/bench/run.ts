@@ -107,7 +107,10 @@ async function throughput(): Promise<void> {
   const url = `http://127.0.0.1:${port}/`;
   const node = await startProcess(process.execPath, [join(ROOT, 'dist', 'mock-node.js'), '--port', String(port), '--quiet', '--api-key', 'bench'], url);
   const dedicated = `http://127.0.0.1:${port}/dedicated/bench`;
-  const anvilBin = join(ROOT, 'node_modules', '.bin', 'anvil');
+  // Anvil where installed: ANVIL_BIN, or `npm install --no-save @foundry-rs/anvil` (its npm
+  // package ships the binary for linux-x64; it is not a dependency because npm ci cannot resolve
+  // its other platforms' packages).
+  const anvilBin = process.env.ANVIL_BIN ?? join(ROOT, 'node_modules', '.bin', 'anvil');
   const anvilPort = 18546;
   const anvilUrl = `http://127.0.0.1:${anvilPort}/`;
   const anvil = existsSync(anvilBin) ? await startProcess(anvilBin, ['--port', String(anvilPort), '--silent', '--block-time', '2'], anvilUrl).catch(() => undefined) : undefined;
