@@ -17,6 +17,7 @@ import { signingMethods } from './rpc/methods/signing';
 import { tokenControlMethods } from './rpc/methods/tokenControl';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { WebSocketGateway } from './rpc/websocket/gateway';
+import { loadStateFile, saveStateFile } from './state/persistence';
 import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './state/worldState';
 import type { Router } from 'express';
 
@@ -82,6 +83,10 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const accounts = new DevAccounts(options.mnemonic, options.accounts);
   const contracts = new NativeContracts(nativeContractsFor(options, accounts));
   const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts));
+  if (options.stateFile) {
+    const loaded = await loadStateFile(chain, options, options.stateFile);
+    if (loaded) logger.info(`loaded ${options.stateFile}`, { blocks: loaded.blocks, queued: loaded.queued });
+  }
   const services: NodeServices = { options, chain, accounts, contracts };
   const handle = createRpcHandler(services, extraMethodTables());
   const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey: options.apiKey ?? randomBytes(12).toString('hex'), limits: options.limits };
@@ -136,12 +141,19 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
       return body.result;
     },
     stop() {
-      stopped ??= new Promise<void>((resolve) => {
+      stopped ??= (async () => {
         services.chain.stopTimers();
         websocket.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        const stateFile = services.options.stateFile;
+        if (stateFile) {
+          const saved = await saveStateFile(services.chain, services.options, stateFile);
+          core.logger.info(`saved ${stateFile}`, { blocks: saved.blocks, queued: saved.queued, bytes: saved.bytes });
+        }
+      })();
       return stopped;
     },
   };

@@ -6,6 +6,7 @@ import { ErrorCode, RpcError } from './errors';
 import { FaultInjector } from './faults';
 import { RATE_LIMIT_MESSAGE, RateLimiter } from './rateLimit';
 import { reorgControlMethods } from './methods/reorgControl';
+import { stateFileMethods } from './methods/stateFile';
 import { blockMethods } from './methods/blocks';
 import { chainInfoMethods } from './methods/chainInfo';
 import { CONTROL_PREFIXES, controlMethods } from './methods/control';
@@ -66,7 +67,7 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
       throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: eth_unsubscribe needs a WebSocket connection (ws:// on the same path)');
     },
   };
-  for (const table of [chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, controlMethods, reorgControlMethods, faultMethods, ...extraTables]) {
+  for (const table of [chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, controlMethods, reorgControlMethods, stateFileMethods, faultMethods, ...extraTables]) {
     for (const [name, handler] of Object.entries(table)) methods.set(name, handler);
   }
 

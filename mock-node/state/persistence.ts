@@ -1,0 +1,319 @@
+// --state FILE and mock_dumpState: the whole chain as one JSON file, so a demo chain survives
+// restarts. The file holds every sealed block (header, signed transactions, receipts) with the
+// state changes it made (genesis: the full state), the transactions not yet sealed (pre-confirmed
+// and queued, in order; they go back into the queue on load) and the clock offset. Token state
+// is in the token's storage slots, so it comes along with the state. Loading rebuilds every state
+// layer through the state trie and checks each block's state root and hash, so a restored chain
+// answers reads at every block and can still be reorged or reverted.
+// Writes are atomic: a temp file beside the target, fsync, rename, fsync of the directory; the
+// target is either the old complete file or the new complete file, never half of one.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Transaction } from 'ethers';
+import type { Chain } from '../chain/chain';
+import type { BlockHeader } from '../chain/header';
+import { hashHeader } from '../chain/header';
+import type { Hex } from '../chain/hex';
+import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
+import { fromEthers } from '../execution/transaction';
+import type { MockNodeOptions } from '../options';
+import { StateDraft, type AccountRecord, type StateLayer } from './worldState';
+
+export const STATE_FORMAT = 'chain-mock-node-state';
+export const STATE_VERSION = 1;
+
+type HexMap = Record<string, string>;
+
+interface StateChanges {
+  /** address -> [nonce, balance, code] */
+  accounts: Record<string, [string, string, string]>;
+  /** address -> slot -> value (all hex) */
+  storage: Record<string, HexMap>;
+}
+
+interface SavedReceipt {
+  status: 0 | 1;
+  gasUsed: string;
+  cumulativeGasUsed: string;
+  effectiveGasPrice: string;
+  logs: { address: string; topics: string[]; data: string }[];
+  logsBloom: string;
+  contractAddress: string | null;
+  revertReason?: string;
+  revertData?: string;
+}
+
+interface SavedBlock {
+  hash: string;
+  size: number;
+  flashblockIndex: number;
+  header: Record<string, string>;
+  /** [signed encoding, sender] per transaction. */
+  transactions: [string, string][];
+  receipts: SavedReceipt[];
+  /** Block 0: the full genesis state; later blocks: what the block changed. */
+  state: StateChanges;
+}
+
+export interface SavedState {
+  format: typeof STATE_FORMAT;
+  version: number;
+  savedAt: string;
+  chainId: string;
+  tokenAddress: string;
+  blocks: SavedBlock[];
+  /** Not yet sealed, in order: pre-confirmed transactions of the pending block, then the queue. */
+  queue: [string, string][];
+  clock: { offset: string; next: string | null };
+}
+
+export class StateFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StateFileError';
+  }
+}
+
+const BIGINT_HEADER_FIELDS = ['difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas'] as const;
+
+const hx = (value: bigint | number) => '0x' + value.toString(16);
+
+function sameAccount(a: AccountRecord, b: AccountRecord): boolean {
+  return a.nonce === b.nonce && a.balance === b.balance && a.code === b.code;
+}
+
+/** What `next` changed relative to `previous` (an ancestor layer). */
+export function stateChanges(previous: StateLayer | undefined, next: StateLayer): StateChanges {
+  const changes: StateChanges = { accounts: {}, storage: {} };
+  if (previous === next) return changes;
+  const addresses = new Set<Hex>();
+  const slots = new Map<Hex, Set<bigint>>();
+  for (let layer: StateLayer | undefined = next; layer && layer !== previous; layer = layer.parent) {
+    for (const address of layer.accounts.keys()) addresses.add(address);
+    for (const [address, written] of layer.storageChanges) {
+      let set = slots.get(address);
+      if (!set) slots.set(address, (set = new Set()));
+      for (const slot of written.keys()) set.add(slot);
+    }
+  }
+  for (const address of addresses) {
+    const now = next.account(address);
+    if (previous && sameAccount(previous.account(address), now)) continue;
+    changes.accounts[address] = [hx(now.nonce), hx(now.balance), now.code];
+  }
+  for (const [address, set] of slots) {
+    const out: HexMap = {};
+    for (const slot of set) {
+      const value = next.storage(address, slot);
+      if (previous ? previous.storage(address, slot) === value : value === 0n) continue;
+      out[hx(slot)] = hx(value);
+    }
+    if (Object.keys(out).length) changes.storage[address] = out;
+  }
+  return changes;
+}
+
+function saveReceipt(receipt: ReceiptRecord): SavedReceipt {
+  const saved: SavedReceipt = {
+    status: receipt.status,
+    gasUsed: hx(receipt.gasUsed),
+    cumulativeGasUsed: hx(receipt.cumulativeGasUsed),
+    effectiveGasPrice: hx(receipt.effectiveGasPrice),
+    logs: receipt.logs.map((log) => ({ address: log.address, topics: log.topics, data: log.data })),
+    logsBloom: receipt.logsBloom,
+    contractAddress: receipt.contractAddress,
+  };
+  if (receipt.revertReason !== undefined) saved.revertReason = receipt.revertReason;
+  if (receipt.revertData !== undefined) saved.revertData = receipt.revertData;
+  return saved;
+}
+
+/** The chain as a SavedState. Call inside chain.exclusive() for a consistent picture. */
+export function exportState(chain: Chain, options: MockNodeOptions): SavedState {
+  const blocks: SavedBlock[] = [];
+  let previous: StateLayer | undefined;
+  for (let n = 0n; n <= chain.head; n++) {
+    const block = chain.blockByNumber(n)!;
+    const header: Record<string, string> = {};
+    for (const [key, value] of Object.entries(block.header)) header[key] = typeof value === 'bigint' ? hx(value) : (value as string);
+    blocks.push({
+      hash: block.hash,
+      size: block.size,
+      flashblockIndex: block.flashblockIndex,
+      header,
+      transactions: block.transactions.map((item) => [item.tx.encoded, item.tx.from]),
+      receipts: block.transactions.map((item) => saveReceipt(item.receipt)),
+      state: stateChanges(previous, block.state),
+    });
+    previous = block.state;
+  }
+  const unsealed = [...chain.pending.transactions.map((item) => item.tx), ...chain.queuedTransactions()];
+  const clock = chain.clock.save();
+  return {
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    savedAt: new Date().toISOString(),
+    chainId: hx(options.chainId),
+    tokenAddress: options.token.address,
+    blocks,
+    queue: unsealed.map((tx) => [tx.encoded, tx.from]),
+    clock: { offset: clock.offset.toString(), next: clock.next === undefined ? null : clock.next.toString() },
+  };
+}
+
+function decodeTransaction([encoded, from]: [string, string], where: string): TransactionRecord {
+  try {
+    return fromEthers(Transaction.from(encoded), encoded.toLowerCase(), from.toLowerCase());
+  } catch (error) {
+    throw new StateFileError(`${where}: cannot decode a transaction: ${(error as Error).message}`);
+  }
+}
+
+function applyChanges(draft: StateDraft, changes: StateChanges): void {
+  for (const [address, [nonce, balance, code]] of Object.entries(changes.accounts)) {
+    draft.setAccount(address, { nonce: BigInt(nonce), balance: BigInt(balance), code });
+  }
+  for (const [address, slots] of Object.entries(changes.storage)) {
+    for (const [slot, value] of Object.entries(slots)) draft.setStorage(address, BigInt(slot), BigInt(value));
+  }
+}
+
+/** Rebuilds the chain from a SavedState (state layers through the trie, every root and hash checked). */
+export async function importState(chain: Chain, options: MockNodeOptions, saved: SavedState, source = 'state file'): Promise<{ blocks: number; queued: number }> {
+  if (saved?.format !== STATE_FORMAT) throw new StateFileError(`${source} is not a chain-mock-node state file`);
+  if (saved.version !== STATE_VERSION) throw new StateFileError(`${source} has format version ${saved.version}; this node reads version ${STATE_VERSION}`);
+  if (BigInt(saved.chainId) !== options.chainId) {
+    throw new StateFileError(`${source} is for chain id ${BigInt(saved.chainId)}, but the node was started with chain id ${options.chainId}`);
+  }
+  if (saved.tokenAddress !== options.token.address) {
+    throw new StateFileError(`${source} has the token at ${saved.tokenAddress}, but the node was started with --token-address ${options.token.address}`);
+  }
+  if (!Array.isArray(saved.blocks) || saved.blocks.length === 0) throw new StateFileError(`${source} has no blocks`);
+  const blocks: BlockRecord[] = [];
+  let state: StateLayer | undefined;
+  for (const [n, savedBlock] of saved.blocks.entries()) {
+    const where = `${source}, block ${n}`;
+    const header = {} as Record<string, unknown>;
+    for (const [key, value] of Object.entries(savedBlock.header)) header[key] = (BIGINT_HEADER_FIELDS as readonly string[]).includes(key) ? BigInt(value) : value;
+    const blockHeader = header as unknown as BlockHeader;
+    if (hashHeader(blockHeader) !== savedBlock.hash) throw new StateFileError(`${where}: the header does not hash to ${savedBlock.hash}`);
+    if (state === undefined) {
+      const accounts = new Map<Hex, AccountRecord>();
+      for (const [address, [nonce, balance, code]] of Object.entries(savedBlock.state.accounts)) accounts.set(address, { nonce: BigInt(nonce), balance: BigInt(balance), code });
+      const storage = new Map<Hex, Map<bigint, bigint>>();
+      for (const [address, slots] of Object.entries(savedBlock.state.storage)) storage.set(address, new Map(Object.entries(slots).map(([slot, value]) => [BigInt(slot), BigInt(value)])));
+      state = await chain.trie.genesis(accounts, storage);
+    } else {
+      const draft = new StateDraft(state);
+      applyChanges(draft, savedBlock.state);
+      state = await chain.trie.commit(state, draft);
+    }
+    if (state.stateRoot !== blockHeader.stateRoot) throw new StateFileError(`${where}: the state does not match the header's state root`);
+    const transactions: IncludedTransaction[] = [];
+    const logs: LogRecord[] = [];
+    for (const [index, raw] of savedBlock.transactions.entries()) {
+      const tx = decodeTransaction(raw, where);
+      const r = savedBlock.receipts[index];
+      const receiptLogs: LogRecord[] = r.logs.map((log, i) => ({
+        address: log.address,
+        topics: log.topics,
+        data: log.data,
+        logIndex: logs.length + i,
+        transactionIndex: index,
+        transactionHash: tx.hash,
+      }));
+      logs.push(...receiptLogs);
+      const receipt: ReceiptRecord = {
+        status: r.status,
+        gasUsed: BigInt(r.gasUsed),
+        cumulativeGasUsed: BigInt(r.cumulativeGasUsed),
+        effectiveGasPrice: BigInt(r.effectiveGasPrice),
+        logs: receiptLogs,
+        logsBloom: r.logsBloom,
+        contractAddress: r.contractAddress,
+      };
+      if (r.revertReason !== undefined) receipt.revertReason = r.revertReason;
+      if (r.revertData !== undefined) receipt.revertData = r.revertData;
+      transactions.push({ tx, receipt, index });
+    }
+    blocks.push({ header: blockHeader, hash: savedBlock.hash, size: savedBlock.size, transactions, logs, state, sealed: true, flashblockIndex: savedBlock.flashblockIndex });
+  }
+  const queued = saved.queue.map((raw) => decodeTransaction(raw, `${source}, queue`));
+  await chain.restore(blocks, queued, { offset: BigInt(saved.clock.offset), next: saved.clock.next === null ? undefined : BigInt(saved.clock.next) });
+  return { blocks: blocks.length, queued: queued.length };
+}
+
+// ---- files -------------------------------------------------------------------------------------
+
+const TEMP_MARK = '.tmp-';
+
+/** Test hook: runs after the temp file is complete and before the rename. */
+export interface AtomicWriteHooks {
+  beforeRename?: (tempPath: string) => void | Promise<void>;
+}
+
+/** Writes `text` to `path` atomically: temp file beside it, fsync, rename, fsync of the directory. */
+export async function writeFileAtomic(path: string, text: string, hooks: AtomicWriteHooks = {}): Promise<void> {
+  const temp = join(dirname(path), `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    const file = await open(temp, 'wx', 0o600);
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await hooks.beforeRename?.(temp);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  try {
+    const directory = await open(dirname(path), 'r');
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
+  } catch {
+    // Some file systems cannot fsync a directory; the rename is still atomic.
+  }
+}
+
+/** Removes temp files a killed process left beside `path` (never the target itself). */
+export function removeStaleTempFiles(path: string): string[] {
+  const directory = dirname(path);
+  const prefix = basename(path) + TEMP_MARK;
+  if (!existsSync(directory)) return [];
+  const removed: string[] = [];
+  for (const name of readdirSync(directory)) {
+    if (!name.startsWith(prefix)) continue;
+    rmSync(join(directory, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Saves the chain to `path` atomically; answers what was written. */
+export async function saveStateFile(chain: Chain, options: MockNodeOptions, path: string, hooks?: AtomicWriteHooks): Promise<{ path: string; blocks: number; queued: number; bytes: number }> {
+  const saved = await chain.exclusive(async () => exportState(chain, options));
+  const text = JSON.stringify(saved);
+  await writeFileAtomic(path, text, hooks);
+  return { path, blocks: saved.blocks.length, queued: saved.queue.length, bytes: Buffer.byteLength(text) };
+}
+
+/** Loads `path` into the chain when it exists; false when there is no file yet. */
+export async function loadStateFile(chain: Chain, options: MockNodeOptions, path: string): Promise<{ blocks: number; queued: number } | false> {
+  removeStaleTempFiles(path);
+  if (!existsSync(path)) return false;
+  let saved: SavedState;
+  try {
+    saved = JSON.parse(await readFile(path, 'utf8')) as SavedState;
+  } catch (error) {
+    throw new StateFileError(`cannot read state file ${path}: ${(error as Error).message}`);
+  }
+  return importState(chain, options, saved, `state file ${path}`);
+}
