@@ -5,6 +5,7 @@
 import { invalidInput, invalidParams } from '../errors';
 import { expectParams, parseAddress, parseBoolean, parseQuantity } from '../params';
 import { storageOf } from '../../execution/execute';
+import { StateDraft } from '../../state/worldState';
 import { MAX_BALANCE, StableToken, TokenState } from '../../execution/token/index';
 import type { MethodContext, MethodTable } from './types';
 
@@ -44,12 +45,15 @@ export const tokenControlMethods: MethodTable = {
     expectParams(params, 2);
     const to = parseAddress(params[0], 0, 'to');
     const amount = parseAmount(params[1], 1);
-    await changeToken(ctx, `mock_mint ${to} ${amount}`, (state) => {
+    const mint = (state: TokenState) => {
       const balance = state.balanceOf(to) + amount;
       if (balance > MAX_BALANCE) throw invalidParams('invalid argument 1: the balance would exceed 2^255 - 1');
       state.setBalanceKeepingFlag(to, balance);
       state.setTotalSupply(state.totalSupply() + amount);
-    });
+    };
+    // Refuse before touching the chain when it cannot work at the current pending state.
+    mint(new TokenState(storageOf(new StateDraft(ctx.node.chain.pending.state), tokenOf(ctx).address)));
+    await changeToken(ctx, `mock_mint ${to} ${amount}`, mint);
     return true;
   },
   /** mock_setPaused(paused). */

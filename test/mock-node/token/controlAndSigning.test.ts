@@ -51,6 +51,12 @@ describe('token control and signing methods @integration', function () {
     assert.equal(await read('balanceOf', [a1], 'latest'), 10_003_000_000n);
     const bad = await rpcError(node.url, 'mock_mint', [a1, '-5']);
     assert.equal(bad.code, -32602);
+    const pendingBefore = await rpc(node.url, 'eth_getBlockByNumber', ['pending', false]);
+    const tooMuch = await rpcError(node.url, 'mock_mint', [a1, '0x' + 'f'.repeat(64)]);
+    assert.equal(tooMuch.code, -32602);
+    assert.match(tooMuch.message, /2\^255/);
+    assert.equal(await read('balanceOf', [a1]), 10_003_000_000n);
+    assert.equal((await rpc(node.url, 'eth_getBlockByNumber', ['pending', false])).stateRoot, pendingBefore.stateRoot);
   });
 
   it('mock_setBlocked keeps the balance and sets bit 255; mock_mint keeps the flag', async () => {
