@@ -38,9 +38,18 @@ export function statusBarText(tag: 'latest' | 'pending', number: bigint | undefi
   return tag === 'latest' ? `latest #${n}` : `pending #${n}.${pendingRefreshes}`;
 }
 
+/** The flashblock index when the endpoint tells it (a `flashblockIndex` field, hex or number). */
+export function flashblockIndexOf(block: BlockJson | null | undefined): number | undefined {
+  const raw = block?.flashblockIndex;
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0) return raw;
+  if (typeof raw === 'string' && /^0x[0-9a-fA-F]+$/.test(raw)) return Number.parseInt(raw, 16);
+  return undefined;
+}
+
 /**
  * Counts pending refreshes per block number: k grows when the same block number comes back
  * with different contents (hash, transaction count or gas used), and restarts at a new number.
+ * Where the endpoint tells the flashblock index, k is that index instead.
  */
 export class PendingRefreshCounter {
   private number: bigint | undefined;
@@ -48,6 +57,12 @@ export class PendingRefreshCounter {
   count = 0;
 
   observe(number: bigint | undefined, block: BlockJson | null | undefined): number {
+    const told = flashblockIndexOf(block);
+    if (told !== undefined) {
+      this.number = number;
+      this.count = told;
+      return told;
+    }
     const fingerprint = block ? `${block.hash}|${block.transactions.length}|${String(block.gasUsed)}` : '';
     if (number !== this.number) {
       this.number = number;

@@ -216,9 +216,10 @@ export class ExplorerModel {
 
   /** The status bar for the first expanded endpoint: `latest #N` or `pending #N.k`. */
   statusText(): { text: string; endpointName?: string } {
-    const endpoint = this.expandedEndpoints()[0] ?? this.endpoints()[0];
+    const endpoint = this.expandedEndpoints().find((e) => this.states.get(e.id)?.block?.ok)
+      ?? this.endpoints().find((e) => this.states.get(e.id)?.block?.ok);
     const state = endpoint ? this.states.get(endpoint.id) : undefined;
-    if (!endpoint || !state?.block?.ok) return { text: `${this.tag} #?`, endpointName: endpoint?.name };
+    if (!endpoint || !state?.block?.ok) return { text: this.tag, endpointName: this.endpoints()[0]?.name };
     const head = state.overview?.ok ? state.overview.value.head : undefined;
     const title = blockTitle(this.tag, state.block.value, head);
     return { text: statusBarText(this.tag, title.number, state.pendingRefreshes), endpointName: endpoint.name };

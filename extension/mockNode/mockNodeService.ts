@@ -93,20 +93,33 @@ export class MockNodeService implements vscode.Disposable {
   }
 
   async stop(): Promise<void> {
+    await this.halt(false);
+  }
+
+  /** Stops the node; on a restart its endpoints stay listed, so the tree keeps what was expanded. */
+  private async halt(restarting: boolean): Promise<void> {
     if (this.starting) await this.starting.catch(() => undefined);
     const node = this.node;
     if (!node) return;
     this.node = undefined;
     await node.stop();
-    this.output.info('mock node stopped');
+    this.output.info(restarting ? 'mock node stopped for a restart' : 'mock node stopped');
+    if (restarting) return;
     this.registry.setMockEndpoints([]);
     await this.setContext(false);
     this.emitter.fire(undefined);
   }
 
   async restart(extra: MockNodeOptionsInput = {}): Promise<RunningMockNode> {
-    await this.stop();
-    return this.start(extra);
+    await this.halt(true);
+    try {
+      return await this.start(extra);
+    } catch (error) {
+      this.registry.setMockEndpoints([]);
+      await this.setContext(false);
+      this.emitter.fire(undefined);
+      throw error;
+    }
   }
 
   private async setContext(running: boolean): Promise<void> {

@@ -68,6 +68,7 @@ describe('explorer tree nodes', () => {
     assert.equal(counter.observe(124n, block({ number: '0x7c', transactions: [tx1, tx2] })), 2);
     assert.equal(counter.observe(125n, block({ number: '0x7d', transactions: [] })), 0, 'a new block starts at 0');
     assert.equal(statusBarText('pending', 125n, 0), 'pending #125.0');
+    assert.equal(counter.observe(125n, block({ number: '0x7d', flashblockIndex: '0x4' })), 4, 'the flashblock index when the endpoint tells it');
     assert.equal(statusBarText('latest', 123n, 7), 'latest #123');
   });
 

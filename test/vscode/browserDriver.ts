@@ -53,7 +53,7 @@ export async function openBrowser(chromiumPath: string, viewport = { width: 1400
 }
 
 /** Workbench chatter that says nothing about our tests (no gallery offline, socket set-up, …). */
-const WORKBENCH_NOISE = /ENOTFOUND|open-vsx|Creating a socket|connection token|grace time|builtin extensions cache|Service Worker|AgentHost|AccountPolicyGate|^\s+at /;
+const WORKBENCH_NOISE = /ENOTFOUND|open-vsx|Creating a socket|connection token|grace time|builtin extensions cache|Service Worker|AgentHost|AccountPolicyGate|authentication provider|static\/out\/vs\/.*workbench\.js:\d+|^\s+at /;
 const verbose = process.env.CHAIN_EXPLORER_VSCODE_VERBOSE === '1';
 
 /**

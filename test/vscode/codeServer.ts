@@ -48,6 +48,8 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
 
 export interface CodeServerOptions {
   folder: string;
+  /** User settings merged over the defaults below. */
+  settings?: Record<string, unknown>;
   /** Environment for the server and so for its extension hosts. */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
@@ -72,6 +74,7 @@ export async function startCodeServer(tools: VsCodeTools, options: CodeServerOpt
       'telemetry.telemetryLevel': 'off',
       'security.workspace.trust.enabled': false,
       'window.commandCenter': false,
+      ...options.settings,
     }, null, 2),
   );
   const args = [

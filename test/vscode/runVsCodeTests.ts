@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import * as esbuild from 'esbuild';
 import { ensureVsCodeTools } from './installTools';
+import { runUiTest } from './ui/uiTest';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const suiteOutDir = path.join(repoRoot, 'dist', 'vscode-suite');
@@ -95,7 +96,16 @@ export async function runVsCodeSuite(): Promise<SuiteResult> {
   if (!useDesktop() && !process.env.CHAIN_EXPLORER_VSCODE_LAUNCHER) ensureVsCodeTools();
   const hostCounts = await runExtensionHostSuite(extensionTestsPath);
   console.log(`[vscode] extension host suite: ${hostCounts.passed} passed, ${hostCounts.failed} failed`);
-  return hostCounts;
+  // The UI test drives code-server's workbench page directly, so it has no desktop variant.
+  if (useDesktop() || process.env.CHAIN_EXPLORER_VSCODE_LAUNCHER || process.env.CHAIN_EXPLORER_SKIP_UI_TEST === '1') return hostCounts;
+  let uiCounts = { passed: 0, failed: 1 };
+  try {
+    uiCounts = await runUiTest(repoRoot);
+  } catch (error) {
+    console.error(`[vscode] UI test crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  }
+  console.log(`[vscode] UI test: ${uiCounts.passed} passed, ${uiCounts.failed} failed`);
+  return { passed: hostCounts.passed + uiCounts.passed, failed: hostCounts.failed + uiCounts.failed };
 }
 
 if (require.main === module) {

@@ -1,0 +1,179 @@
+// Drives the workbench like a person (activity bar, welcome button, tree clicks, the view's
+// title button, the command palette) in code-server + Chromium, checks what the screen shows,
+// saves screenshots (media/ with CHAIN_EXPLORER_SCREENSHOTS=media, else test-results/), and
+// measures the extension host's CPU with pending on and nothing changing, and with pending off.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { openBrowser, workbenchUrl } from '../browserDriver';
+import { freePort, startCodeServer } from '../codeServer';
+import { ensureVsCodeTools } from '../installTools';
+import { findProcesses, measureCpu } from './processCpu';
+
+export interface UiResult {
+  passed: number;
+  failed: number;
+}
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = await response.json() as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/** Drags the side bar's edge, as a person would, so long descriptions fit. */
+async function widenSideBar(page: Page, width: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box) throw new Error('no side bar');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+}
+
+const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-row', { hasText: text }).first();
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  // The palette may not list a just-registered command at once: retry briefly.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await item.waitFor({ state: 'visible', timeout: 3000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch {
+      await page.keyboard.press('Escape');
+    }
+  }
+  throw new Error(`command "${title}" not found in the palette`);
+}
+
+export async function runUiTest(repoRoot: string): Promise<UiResult> {
+  const tools = ensureVsCodeTools();
+  const shotsDir = process.env.CHAIN_EXPLORER_SCREENSHOTS === 'media'
+    ? path.join(repoRoot, 'media')
+    : path.join(repoRoot, 'test-results', 'screenshots');
+  fs.mkdirSync(shotsDir, { recursive: true });
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-explorer-ui-'));
+  const nodePort = await freePort();
+  const nodeUrl = `http://127.0.0.1:${nodePort}/`;
+  const server = await startCodeServer(tools, {
+    folder: workspace,
+    settings: {
+      'workbench.view.alwaysShowHeaderActions': true,
+      'workbench.colorTheme': 'Default Dark Modern',
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'workbench.tips.enabled': false,
+      // Only so the test knows where to send transactions; a user never needs this.
+      'chainExplorer.mockNode.options': { port: nodePort },
+    },
+  });
+  const browser = await openBrowser(tools.chromium, { width: 1280, height: 800 });
+  const page = browser.page;
+  const result: UiResult = { passed: 0, failed: 0 };
+  let broken = false;
+  /** One checked step; after a failure the remaining steps (which build on it) are skipped. */
+  const step = async (name: string, body: () => Promise<void>): Promise<boolean> => {
+    if (broken) {
+      console.log(`    - ${name} (skipped after a failure)`);
+      return false;
+    }
+    try {
+      await body();
+      result.passed++;
+      console.log(`    ✔ ${name}`);
+      return true;
+    } catch (error) {
+      result.failed++;
+      broken = true;
+      console.log(`    ✘ ${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      await page.screenshot({ path: path.join(shotsDir, `failure-${result.failed}.png`) }).catch(() => undefined);
+      return false;
+    }
+  };
+  const shot = (name: string) => page.screenshot({ path: path.join(shotsDir, name) });
+  console.log('  UI test (the workbench driven like a person)');
+  try {
+    await page.goto(workbenchUrl({ origin: server.origin, host: server.host, port: server.port, folder: workspace, extensionDevelopmentPath: repoRoot }));
+    await step('opens the Chain view from the activity bar and shows the welcome', async () => {
+      await page.locator('.activitybar [aria-label^="Chain"]').first().click({ timeout: 60_000 });
+      await page.getByText('No endpoint yet.').waitFor({ timeout: 20_000 });
+      await widenSideBar(page, 560);
+      await shot('explorer-welcome.png');
+    });
+
+    await step('starts the mock node from the welcome button and shows both endpoints', async () => {
+      await page.locator('.welcome-view-content').getByRole('button', { name: 'Start Mock Node' }).click();
+      await row(page, 'Mock node (public)').waitFor({ timeout: 30_000 });
+      await row(page, 'Mock node (dedicated)').waitFor({ timeout: 5000 });
+    });
+
+    await step('expands the endpoint and the latest block with clicks', async () => {
+      await row(page, 'Mock node (public)').click();
+      await row(page, /latest #\d+/).waitFor({ timeout: 10_000 });
+      await row(page, /latest #\d+/).click();
+      await row(page, 'Transactions').waitFor({ timeout: 10_000 });
+      await page.locator('.statusbar-item', { hasText: /latest #\d+/ }).waitFor({ timeout: 10_000 });
+      await shot('explorer-latest.png');
+    });
+
+    let accounts: string[] = [];
+    await step('flips pending on with the view title button; the status bar shows pending', async () => {
+      await page.locator('.pane-header [aria-label*="Follow Pending Block"], .title-actions [aria-label*="Follow Pending Block"]').first().click();
+      await page.locator('.statusbar-item', { hasText: /pending #\d+\.\d+/ }).waitFor({ timeout: 10_000 });
+      await row(page, /pending #\d+/).waitFor({ timeout: 10_000 });
+      accounts = await rpc(nodeUrl, 'eth_accounts', []) as string[];
+    });
+
+    await step('shows transactions arriving in the pending block', async () => {
+      const arrivals: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const sentAt = Date.now();
+        const hash = await rpc(nodeUrl, 'eth_sendTransaction', [{ from: accounts[0], to: accounts[1 + i], value: `0x${(10n ** 17n * BigInt(i + 1)).toString(16)}` }]) as string;
+        await row(page, hash.slice(0, 10)).waitFor({ timeout: 5000 });
+        arrivals.push(Date.now() - sentAt);
+      }
+      console.log(`      send → row on screen: ${arrivals.map((ms) => `${ms} ms`).join(', ')}`);
+      await shot('explorer-pending.png');
+    });
+
+    await step('opens Receipts on the public endpoint and sees the 403 node', async () => {
+      await row(page, 'Receipts').click();
+      await row(page, 'needs a dedicated endpoint (HTTP 403)').waitFor({ timeout: 10_000 });
+      await shot('explorer-receipts-403.png');
+    });
+
+    await step('restarts the mock node in manual mode from the command palette', async () => {
+      await runCommand(page, 'Chain: Restart Mock Node with Options');
+      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Manual mode' }).first();
+      await pick.waitFor({ timeout: 10_000 });
+      await pick.click();
+      await row(page, /pending #\d+/).waitFor({ timeout: 15_000 });
+    });
+
+    await step('measures the extension host CPU (pending on with nothing changing, then pending off)', async () => {
+      const hosts = findProcesses(server.process.pid!, 'extensionHost');
+      if (hosts.length === 0) throw new Error('no extension host process found');
+      const host = hosts[0];
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const pendingOn = await measureCpu(host, 10_000);
+      await page.locator('.pane-header [aria-label*="Show Latest Block"], .title-actions [aria-label*="Show Latest Block"]').first().click();
+      await page.locator('.statusbar-item', { hasText: /latest #\d+/ }).waitFor({ timeout: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const idle = await measureCpu(host, 10_000);
+      console.log(`      extension host CPU (mock node in it, manual mode): pending on, nothing changing ${(pendingOn * 100).toFixed(1)}% of one core; pending off ${(idle * 100).toFixed(1)}%`);
+    });
+  } finally {
+    await browser.close();
+    await server.stop();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+  return result;
+}
