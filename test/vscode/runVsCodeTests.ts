@@ -108,7 +108,13 @@ export async function runVsCodeSuite(): Promise<SuiteResult> {
   return { passed: hostCounts.passed + uiCounts.passed, failed: hostCounts.failed + uiCounts.failed };
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv.includes('--build-only')) {
+  // For the "Extension Tests (desktop VS Code)" launch configuration.
+  buildExtension().then(buildSuite).then(
+    (index) => console.log(`built ${index}`),
+    (error) => { console.error(error); process.exit(1); },
+  );
+} else if (require.main === module) {
   runVsCodeSuite().then(
     (result) => {
       console.log(`${result.passed} passed, ${result.failed} failed`);
