@@ -1,7 +1,7 @@
 // The token's control methods (mock_mint, mock_setPaused, mock_setBlocked), the dev-account
 // signing methods and the token options, against the running node over HTTP.
 import { strict as assert } from 'node:assert';
-import { Signature, TypedDataEncoder, Wallet, recoverAddress, verifyMessage, hexlify, toUtf8Bytes } from 'ethers';
+import { Contract, JsonRpcProvider, Signature, TypedDataEncoder, Wallet, recoverAddress, verifyMessage, hexlify, toUtf8Bytes } from 'ethers';
 import { createPublicClient, http, parseAbi, type Hex } from 'viem';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { STABLE_TOKEN_ABI, TOKEN_SLOTS, TYPED_DATA_TYPES, balanceSlot, buildTypedData } from '../../../mock-node/execution/token/index';
@@ -102,6 +102,25 @@ describe('token control and signing methods @integration', function () {
     assert.equal((await rpcError(node.url, 'eth_signTypedData_v4', [a1, '{not json'])).code, -32602);
     assert.equal((await rpcError(node.url, 'eth_signTypedData_v4', [a1, { types: {}, primaryType: 'X', domain: {}, message: {} }])).code, -32602);
   });
+  it('ethers JsonRpcSigner: signTypedData, signMessage and a token transfer through eth_sendTransaction', async () => {
+    const provider = new JsonRpcProvider(node.url, Number(node.chainId), { staticNetwork: true, cacheTimeout: -1 });
+    try {
+      const signer = await provider.getSigner(a1);
+      const local = new Wallet(node.accounts[1].privateKey);
+      const domain = { name: 'USD Coin', version: '2', chainId: node.chainId, verifyingContract: node.tokenAddress };
+      const message = { owner: a1, spender: node.accounts[2].address, value: 5n, nonce: 0n, deadline: 2n ** 256n - 1n };
+      assert.equal(await signer.signTypedData(domain, TYPED_DATA_TYPES.Permit as any, message), await local.signTypedData(domain, TYPED_DATA_TYPES.Permit as any, message));
+      assert.equal(await signer.signMessage('hello'), await local.signMessage('hello'));
+      const token = new Contract(node.tokenAddress, STABLE_TOKEN_ABI as unknown as string[], signer);
+      const tx = await token.transfer(node.accounts[3].address, 7n);
+      await rpc(node.url, 'mock_flashblock');
+      assert.equal((await provider.getTransactionReceipt(tx.hash))?.status, 1);
+      assert.equal(await token.balanceOf(node.accounts[3].address, { blockTag: 'pending' }), 10_000_000_007n);
+    } finally {
+      provider.destroy();
+    }
+  });
+
   it('buildTypedData gives a JSON payload the node signs exactly as a local EIP-712 signer', async () => {
     const domain = { name: 'USD Coin', version: '2', chainId: node.chainId, verifyingContract: node.tokenAddress };
     const message = { from: a1, to: node.accounts[2].address, value: 1_000_000n, validAfter: 0, validBefore: '1900000000', nonce: '0x' + '01'.repeat(32) };

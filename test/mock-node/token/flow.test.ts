@@ -494,6 +494,15 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
     const mined = await receipt(hash);
     assert.equal(mined.status, 'success');
     assert.equal(mined.gasUsed, estimate);
+    // A capture that would fail: eth_estimateGas answers the token's reason (code 3), which is
+    // what a client sending without an explicit gas limit sees first.
+    const estimateError = await rpcError(node.url, 'eth_estimateGas', [
+      { from: merchant.address, to: token, data: encodeFunctionData({ abi, functionName: 'receiveWithAuthorization', args: [...args(message), signature] }) },
+      'pending',
+    ]);
+    assert.equal(estimateError.code, 3);
+    assert.equal(estimateError.message, 'execution reverted: FiatTokenV2: authorization is used or canceled');
+    assert.equal(estimateError.data, encodeRevertReason('FiatTokenV2: authorization is used or canceled'));
     const transferEstimate = await pub.estimateContractGas({ address: token, abi, functionName: 'transfer', args: [stranger.address, 1n], account: payer.address } as any);
     assert.ok(transferEstimate >= 35_000n && transferEstimate <= 45_000n, `transfer estimate ${transferEstimate}`);
   });
