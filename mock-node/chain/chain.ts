@@ -43,6 +43,9 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
+/** A state change made outside any transaction (anvil_setBalance, mock_mint ...), kept to replay it in a reorg. */
+type SystemChange = (draft: StateDraft, env: BlockEnvironment) => void;
+
 interface Snapshot {
   head: bigint;
   queued: TransactionRecord[];
@@ -57,6 +60,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   private readonly queue = new TransactionQueue();
   private readonly waiters = new Map<Hex, Waiter[]>();
   private readonly snapshots = new Map<number, Snapshot>();
+  /** System changes per block number (blocks above `safe` and the pending block), replayed by reorg(). */
+  private readonly systemChanges = new Map<bigint, SystemChange[]>();
   private nextSnapshotId = 1;
   private building!: BlockInProgress;
   private pendingSnapshot!: BlockRecord;
@@ -261,6 +266,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.exclusive(async () => {
       const draft = new StateDraft(this.building.state);
       change(draft, this.environment(this.pendingSnapshot));
+      this.recordSystemChange(this.building.number, change);
       const state = await this.stateTrie.commit(this.building.state, draft);
       await this.building.append([], state);
       this.pendingSnapshot = this.building.snapshot(false);
@@ -336,6 +342,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       removed.push(block);
     }
     for (const block of [...removed].reverse()) returned.unshift(...block.transactions.map((item) => item.tx));
+    for (const key of [...this.systemChanges.keys()]) if (key > number) this.systemChanges.delete(key);
     if (removed.length > 0) this.emit('removed', removed);
     return returned;
   }
@@ -352,8 +359,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.seal();
   }
 
-  /** Starts a new block over the current head and cuts its flashblock 0. Must run inside `exclusive`. */
-  async startBlock(): Promise<void> {
+  /**
+   * Starts a new block over the current head and cuts its flashblock 0. Must run inside `exclusive`.
+   * `replay`: system changes to apply to the new block before its transactions (reorg).
+   */
+  async startBlock(replay: SystemChange[] = []): Promise<void> {
     const parent = this.latest;
     const baseFee = nextBaseFee(
       { baseFeePerGas: parent.header.baseFeePerGas, gasUsed: parent.header.gasUsed, gasLimit: parent.header.gasLimit },
@@ -363,7 +373,40 @@ export class Chain extends EventEmitter<ChainEvents> {
       { number: parent.header.number + 1n, parent, gasLimit: this.options.gasLimit, baseFeePerGas: baseFee, coinbase: DEFAULT_COINBASE, extraData: this.extraData() },
       this.clock.stampFor(parent.header.timestamp),
     );
+    if (replay.length > 0) await this.replaySystemChanges(replay);
     await this.flashblock();
+  }
+
+  private recordSystemChange(number: bigint, change: SystemChange): void {
+    const list = this.systemChanges.get(number);
+    if (list) list.push(change);
+    else this.systemChanges.set(number, [change]);
+    const safe = this.safeNumber();
+    for (const key of this.systemChanges.keys()) if (key <= safe) this.systemChanges.delete(key);
+  }
+
+  /** Applies recorded system changes to the block being built (each one alone; one that fails now is skipped). */
+  private async replaySystemChanges(changes: SystemChange[]): Promise<void> {
+    const block = this.building;
+    const env: BlockEnvironment = {
+      number: block.number,
+      timestamp: block.timestamp,
+      chainId: this.options.chainId,
+      coinbase: block.params.coinbase,
+      baseFeePerGas: block.params.baseFeePerGas,
+    };
+    const draft = new StateDraft(block.state);
+    for (const change of changes) {
+      const child = draft.child();
+      try {
+        change(child, env);
+        child.mergeInto(draft);
+        this.recordSystemChange(block.number, change);
+      } catch {
+        // The change no longer applies on the new chain: it is dropped, like a reverted transaction.
+      }
+    }
+    await block.append([], await this.stateTrie.commit(block.state, draft));
   }
 
   // ---- reorgs (mock_reorg) and restore (--state) --------------------------------------------
@@ -393,6 +436,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       }
       const base = head - BigInt(depth);
       const old = this.blocks.slice(Number(base) + 1);
+      const replay = old.map((block) => this.systemChanges.get(block.header.number) ?? []);
+      const pendingReplay = this.systemChanges.get(head + 1n) ?? [];
       const plan = arrange(old.map((block) => block.transactions.map((item) => item.tx)));
       const pendingTxs = this.building.included.map((item) => item.tx);
       const queued = this.queue.clear();
@@ -402,7 +447,9 @@ export class Chain extends EventEmitter<ChainEvents> {
       for (let i = 0; i < old.length; i++) {
         for (const tx of plan.blocks[i] ?? []) this.queue.add(tx);
         this.clock.setNextTimestamp(old[i].header.timestamp + 1n);
-        await this.startBlock();
+        await this.startBlock(replay[i]);
+        // Auto mode caps each flashblock's gas: cut more flashblocks while the queue still makes progress.
+        while (this.queue.size > 0 && this.building.flashblockIndex < this.perBlock - 1) await this.flashblock();
         const sealed = this.building.snapshot(true);
         this.addSealed(sealed);
         this.emit('block', sealed);
@@ -410,7 +457,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       }
       this.clock.restore(clock);
       for (const tx of [...plan.returned, ...pendingTxs, ...queued]) if (!this.queue.has(tx.hash)) this.queue.add(tx);
-      await this.startBlock();
+      await this.startBlock(pendingReplay);
       return { removed: old, added, returned: plan.returned };
     });
   }

@@ -88,6 +88,23 @@ describe('mock_reorg', () => {
     assert.equal(again.returned.length, 1);
   });
 
+  it('state changes made by control methods (mock_mint, anvil_setBalance) are replayed in the new blocks and the pending block', async () => {
+    await rpc(node.url, 'evm_mine', [3]);
+    const fresh = '0x' + '5a'.repeat(20);
+    await rpc(node.url, 'mock_mint', [node.accounts[6].address, 1000]);
+    const spend = await sendTokenTransfer(node, 6, 7, 10_000_000_000n + 500n); // needs the minted units
+    await rpc(node.url, 'evm_mine'); // block 4: mint, then the transfer
+    await rpc(node.url, 'anvil_setBalance', [fresh, '0x77']); // in the pending block
+    assert.equal((await rpc(node.url, 'eth_getTransactionReceipt', [spend])).status, '0x1');
+    const before = await blockAt(node, 4);
+    await rpc(node.url, 'mock_reorg', [1]);
+    const after = await blockAt(node, 4);
+    assert.notEqual(after.hash, before.hash);
+    assert.equal(after.stateRoot, before.stateRoot, 'the same state: the mint was replayed before the transfer');
+    assert.equal((await rpc(node.url, 'eth_getTransactionReceipt', [spend])).status, '0x1');
+    assert.equal(await rpc(node.url, 'eth_getBalance', [fresh, 'pending']), '0x77');
+  });
+
   it('safe and finalized never move back: a deeper reorg is refused with a clear error and changes nothing', async () => {
     await rpc(node.url, 'evm_mine', [10]);
     const safe = await rpc(node.url, 'eth_getBlockByNumber', ['safe', false]);
