@@ -37,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const treeView = vscode.window.createTreeView(RPC_EXPLORER_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   const pending = new PendingToggle(context.workspaceState);
   model.setTag(pending.on ? 'pending' : 'latest');
-  const mockNode = new MockNodeService(registry, output);
+  const mockNode = new MockNodeService(registry, output, context.extensionPath);
   const json = new JsonDocuments();
 
   const updateStatus = (): void => {

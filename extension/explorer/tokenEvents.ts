@@ -3,8 +3,9 @@ import { Interface, type LogDescription } from 'ethers';
 import { tokenUnits } from './format';
 
 /**
- * The token events the explorer names. `Memo` is this project's layout (SPEC 2.4): the seed
- * names the event but leaves its arguments open.
+ * The token events the explorer names, as in the mock node's STABLE_TOKEN_ABI (a unit test keeps
+ * the two equal; importing that module here would pull the whole node into the extension bundle).
+ * `Memo` is this project's layout (SPEC 2.4): the seed names the event but leaves its arguments open.
  */
 export const TOKEN_EVENTS_ABI = [
   'event Transfer(address indexed from, address indexed to, uint256 value)',

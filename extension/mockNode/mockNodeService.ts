@@ -1,10 +1,23 @@
 // Starts and stops the bundled mock node inside the extension host's own Node process, on a free
 // port (the previous one again on restart, when free), logs to a LogOutputChannel, and publishes
-// its public and dedicated profiles as endpoints while it runs. The mock node's code loads only
-// when first started (a lazy import), so activation stays light.
+// its public and dedicated profiles as endpoints while it runs. The mock node's code is the
+// separate bundle dist/mock-node-lib.js (built by esbuild.mjs from mock-node/index.ts) and loads
+// only when first started: bundled into dist/extension.js it would triple the extension's load time.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AbiCoder, keccak256 } from 'ethers';
 import type { MockNodeOptionsInput, RunningMockNode } from '../../mock-node/index';
+
+type MockNodeLibrary = typeof import('../../mock-node/index');
+
+/** Loads the mock node's library bundle (once; Node caches the module). */
+export function loadMockNodeLibrary(extensionPath: string): MockNodeLibrary {
+  const file = path.join(extensionPath, 'dist', 'mock-node-lib.js');
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build`);
+  // A runtime require of a path: esbuild leaves it alone, so the library stays out of the extension bundle.
+  return require(file) as MockNodeLibrary;
+}
 import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
 import { maskUrl } from '../rpc/endpointUrl';
 import type { SlotSetting } from '../explorer/nodeSpec';
@@ -29,7 +42,11 @@ export class MockNodeService implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<RunningMockNode | undefined>();
   readonly onDidChange = this.emitter.event;
 
-  constructor(private readonly registry: EndpointRegistry, readonly output: vscode.LogOutputChannel) {
+  constructor(
+    private readonly registry: EndpointRegistry,
+    readonly output: vscode.LogOutputChannel,
+    private readonly extensionPath: string,
+  ) {
     void vscode.commands.executeCommand('setContext', MOCK_RUNNING_CONTEXT_KEY, false);
   }
 
@@ -51,7 +68,7 @@ export class MockNodeService implements vscode.Disposable {
   }
 
   private async launch(extra: MockNodeOptionsInput): Promise<RunningMockNode> {
-    const { startMockNode } = await import('../../mock-node/index');
+    const { startMockNode } = loadMockNodeLibrary(this.extensionPath);
     const options = this.options(extra);
     const started = Date.now();
     let node: RunningMockNode;

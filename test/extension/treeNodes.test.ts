@@ -4,7 +4,8 @@ import { blockNode } from '../../extension/explorer/blockNodes';
 import { blockTitle, PendingRefreshCounter, statusBarText } from '../../extension/explorer/blockTitle';
 import { endpointNode } from '../../extension/explorer/endpointNodes';
 import type { NodeSpec } from '../../extension/explorer/nodeSpec';
-import { decodeTokenLog } from '../../extension/explorer/tokenEvents';
+import { decodeTokenLog, TOKEN_EVENTS_ABI } from '../../extension/explorer/tokenEvents';
+import { STABLE_TOKEN_ABI } from '../../mock-node/index';
 import { ALICE, BOB, TOKEN, block, endpointView, receipt1, transferLog, tx1, tx2 } from './fixtures';
 
 function child(node: NodeSpec | undefined, label: string): NodeSpec {
@@ -130,5 +131,12 @@ describe('explorer tree nodes', () => {
     assert.equal(child(token, 'name').description, 'USD Coin');
     assert.equal(child(token, 'totalSupply').description, '10000.0 USDC');
     assert.equal(child(token, 'paused').description, 'false');
+  });
+});
+
+describe('token events ABI', () => {
+  it('matches the events of the mock node token ABI (the shared source)', () => {
+    const events = (STABLE_TOKEN_ABI as readonly string[]).filter((f) => f.startsWith('event '));
+    for (const event of TOKEN_EVENTS_ABI) assert.ok(events.includes(event), `${event} is in STABLE_TOKEN_ABI`);
   });
 });

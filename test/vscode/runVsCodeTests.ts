@@ -18,20 +18,18 @@ export interface SuiteResult {
   failed: number;
 }
 
-/** Builds dist/extension.js the way esbuild.mjs does, so `npm run test:vscode` tests current code. */
+/**
+ * Builds dist/extension.js and the mock node library it loads (dist/mock-node-lib.js) the way
+ * esbuild.mjs does, so `npm run test:vscode` tests current code.
+ */
 async function buildExtension(): Promise<void> {
-  await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'extension', 'main.ts')],
-    outfile: path.join(repoRoot, 'dist', 'extension.js'),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    sourcemap: true,
-    external: ['vscode'],
-    logLevel: 'warning',
-    legalComments: 'none',
-  });
+  const common: esbuild.BuildOptions = {
+    bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', legalComments: 'none',
+  };
+  await Promise.all([
+    esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'extension', 'main.ts')], outfile: path.join(repoRoot, 'dist', 'extension.js'), external: ['vscode'] }),
+    esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'mock-node', 'index.ts')], outfile: path.join(repoRoot, 'dist', 'mock-node-lib.js') }),
+  ]);
 }
 
 async function buildSuite(): Promise<string> {
