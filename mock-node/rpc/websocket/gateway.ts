@@ -25,6 +25,9 @@ export interface WebSocketStats {
 
 class Connection implements SubscriptionClient {
   closing = false;
+  /** Notifications of the current chain event, written together (one corked write) in a microtask. */
+  private batch: string[] = [];
+  private batchBytes = 0;
 
   constructor(
     readonly ws: WebSocket,
@@ -35,14 +38,44 @@ class Connection implements SubscriptionClient {
 
   send(text: string): boolean {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return false;
-    if (this.ws.bufferedAmount > this.maxBuffered) {
-      this.closing = true;
-      this.onSlow();
-      this.ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${this.maxBuffered} bytes waiting to be sent`);
+    if (this.ws.bufferedAmount + this.batchBytes > this.maxBuffered) {
+      this.closeSlow();
       return false;
     }
-    this.ws.send(text);
+    this.enqueue(text);
     return true;
+  }
+
+  /** A reply to a request: same queue as notifications, so the order on the wire is the order of events. */
+  reply(text: string): void {
+    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
+    this.enqueue(text);
+  }
+
+  private enqueue(text: string): void {
+    if (this.batch.length === 0) queueMicrotask(() => this.flush());
+    this.batch.push(text);
+    this.batchBytes += text.length;
+  }
+
+  private flush(): void {
+    const batch = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
+    // One write for the whole batch instead of a write per frame (ws keeps the socket private).
+    const socket = (this.ws as unknown as { _socket?: { cork?: () => void; uncork?: () => void } })._socket;
+    socket?.cork?.();
+    for (const text of batch) this.ws.send(text);
+    socket?.uncork?.();
+  }
+
+  private closeSlow(): void {
+    this.closing = true;
+    this.batch = [];
+    this.batchBytes = 0;
+    this.onSlow();
+    this.ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${this.maxBuffered} bytes waiting to be sent`);
   }
 }
 
@@ -108,9 +141,7 @@ export class WebSocketGateway {
   }
 
   private reply(connection: Connection, body: RpcResponse | RpcResponse[] | undefined): void {
-    if (body === undefined) return;
-    const ws = connection.ws;
-    if (ws.readyState === WebSocket.OPEN && !connection.closing) ws.send(JSON.stringify(body));
+    if (body !== undefined) connection.reply(JSON.stringify(body));
   }
 
   private async message(connection: Connection, text: string): Promise<void> {
