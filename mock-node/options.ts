@@ -1,4 +1,5 @@
 // Every option of the mock node, its default and its validation, in one place.
+import { parseFaultSpec } from './rpc/faults';
 
 export type PendingIdentity = 'partial' | 'zero' | 'null';
 export const PENDING_IDENTITIES: readonly PendingIdentity[] = ['partial', 'zero', 'null'];
@@ -214,6 +215,13 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   if (merged.genesisTimestamp !== undefined) checkInteger('genesisTimestamp', merged.genesisTimestamp, 0);
   merged.limits = resolveLimits(input.limits, defaults.limits, merged.maxBodyBytes);
   checkInteger('wsMaxBufferedBytes', merged.wsMaxBufferedBytes, 1024);
+  if (merged.faults !== undefined) {
+    try {
+      parseFaultSpec(merged.faults);
+    } catch (error) {
+      throw new OptionError((error as Error).message);
+    }
+  }
   if (merged.stateFile !== undefined && (typeof merged.stateFile !== 'string' || merged.stateFile === '')) {
     throw new OptionError('stateFile must be a file path');
   }
