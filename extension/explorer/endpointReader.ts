@@ -2,8 +2,8 @@
 // eth_getBlockReceipts is always sent on its own: a public endpoint answers any request that
 // contains it with HTTP 403, which would sink the whole batch. No vscode import.
 import { Interface } from 'ethers';
-import { describeRpcError, HttpStatusError } from '../rpc/errors';
-import type { BatchItem, RpcClient } from '../rpc/client';
+import { BadResponseError, describeRpcError, HttpStatusError, JsonRpcError, RateLimitedError, type RpcClientError } from '../rpc/errors';
+import type { BatchItem, RpcClient, RpcRequest } from '../rpc/client';
 import { blockParam } from './blockNodes';
 import type {
   AccountData, BlockJson, FilterLogs, Loaded, LogFilterSetting, Overview, ReceiptJson, SlotData, SlotSetting, TokenData,
@@ -36,8 +36,42 @@ function firstError(items: BatchItem[]): unknown {
   return bad && !bad.ok ? bad.error : undefined;
 }
 
+/** Answers that mean "this endpoint does not take batches" (rather than "this call failed"). */
+function batchRefused(error: unknown): boolean {
+  if (error instanceof RateLimitedError) return false;
+  if (error instanceof HttpStatusError) return [400, 405, 413, 415, 422, 501].includes(error.status);
+  return error instanceof BadResponseError;
+}
+
 export class EndpointReader {
+  /** Set once the endpoint refused a batch: from then on, one call at a time. */
+  batchesRefused = false;
+
   constructor(readonly client: RpcClient) {}
+
+  /** A batch, or the same calls one by one where the endpoint does not take batches. */
+  private async batch(calls: RpcRequest[], signal?: AbortSignal): Promise<BatchItem[]> {
+    if (!this.batchesRefused && calls.length > 1) {
+      try {
+        const items = await this.client.batch(calls, signal);
+        // Some endpoints answer a whole batch with one "invalid request" error.
+        const allInvalid = items.every((i) => !i.ok && i.error instanceof JsonRpcError && i.error.code === -32600);
+        if (!allInvalid) return items;
+      } catch (error) {
+        if (!batchRefused(error)) throw error;
+      }
+      this.batchesRefused = true;
+    }
+    const items: BatchItem[] = [];
+    for (const call of calls) {
+      try {
+        items.push({ ok: true, value: await this.client.call(call.method, call.params, signal) });
+      } catch (error) {
+        items.push({ ok: false, error: error as RpcClientError });
+      }
+    }
+    return items;
+  }
 
   async overview(withSafeFinalized: boolean, signal?: AbortSignal): Promise<Loaded<Overview>> {
     try {
@@ -49,7 +83,7 @@ export class EndpointReader {
           ? [{ method: 'eth_getBlockByNumber', params: ['safe', false] }, { method: 'eth_getBlockByNumber', params: ['finalized', false] }]
           : []),
       ];
-      const items = await this.client.batch(calls, signal);
+      const items = await this.batch(calls, signal);
       const chainId = value<string>(items[0]);
       const head = value<string>(items[2]);
       if (chainId === undefined || head === undefined) {
@@ -69,7 +103,7 @@ export class EndpointReader {
   /** The block at the tag and the head, in one round trip. */
   async block(tag: 'latest' | 'pending', signal?: AbortSignal): Promise<{ block: Loaded<BlockJson | null>; head?: string; error?: unknown }> {
     try {
-      const items = await this.client.batch([
+      const items = await this.batch([
         { method: 'eth_getBlockByNumber', params: [tag, true] },
         { method: 'eth_blockNumber', params: [] },
       ], signal);
@@ -94,7 +128,7 @@ export class EndpointReader {
     if (filters.length === 0) return { ok: true, value: [] };
     const param = blockParam(tag, block);
     try {
-      const items = await this.client.batch(filters.map((f) => ({
+      const items = await this.batch(filters.map((f) => ({
         method: 'eth_getLogs',
         params: [{ fromBlock: param, toBlock: param, ...(f.address ? { address: f.address } : {}), ...(f.topics ? { topics: f.topics } : {}) }],
       })), signal);
@@ -116,7 +150,7 @@ export class EndpointReader {
         { method: 'eth_getBalance', params: [a, tag] },
         ...(token ? [{ method: 'eth_call', params: [{ to: token, data: tokenReads.encodeFunctionData('balanceOf', [a]) }, tag] }] : []),
       ]);
-      const items = await this.client.batch(calls, signal);
+      const items = await this.batch(calls, signal);
       const bad = items.slice(0, 3).find((i) => !i.ok);
       if (bad && !bad.ok) return failure(bad.error);
       return {
@@ -147,7 +181,7 @@ export class EndpointReader {
   async storage(slots: SlotSetting[], tag: 'latest' | 'pending', signal?: AbortSignal): Promise<Loaded<SlotData[]>> {
     if (slots.length === 0) return { ok: true, value: [] };
     try {
-      const items = await this.client.batch(slots.map((s) => ({ method: 'eth_getStorageAt', params: [s.address, s.slot, tag] })), signal);
+      const items = await this.batch(slots.map((s) => ({ method: 'eth_getStorageAt', params: [s.address, s.slot, tag] })), signal);
       const bad = items.find((i) => !i.ok);
       if (bad && !bad.ok) return failure(bad.error);
       return { ok: true, value: slots.map((s, i) => ({ ...s, value: value<string>(items[i]) ?? '0x' })) };
@@ -159,7 +193,7 @@ export class EndpointReader {
   async token(address: string, tag: 'latest' | 'pending', signal?: AbortSignal): Promise<Loaded<TokenData>> {
     const names = ['name', 'symbol', 'version', 'decimals', 'totalSupply', 'paused'] as const;
     try {
-      const items = await this.client.batch(
+      const items = await this.batch(
         names.map((n) => ({ method: 'eth_call', params: [{ to: address, data: tokenReads.encodeFunctionData(n, []) }, tag] })),
         signal,
       );
