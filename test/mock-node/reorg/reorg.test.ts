@@ -2,7 +2,7 @@
 // notifications, and the seed's confirmed-log reader ending with exactly the canonical logs.
 import assert from 'node:assert/strict';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
+import { rpc, rpcError, sleep, startTestNode } from '../../helpers/rpc';
 import { blockWithTransfers, hex, sendTokenTransfer, TRANSFER_TOPIC } from '../profiles/helpers';
 import { TestSocket } from '../websocket/wsClient';
 import { ConfirmedLogReader, type StoredLog } from './confirmedLogReader';
@@ -154,6 +154,42 @@ describe('mock_reorg', () => {
       assert.deepEqual(socket.of(heads).slice(5).map((head) => head.hash), [(await blockAt(node, 4)).hash, (await blockAt(node, 5)).hash]);
     } finally {
       socket.close();
+    }
+  });
+});
+
+describe('mock_reorg in auto mode', () => {
+  it('runs between ticks of the builder: the chain keeps growing and every log stays canonical', async () => {
+    const node = await startTestNode({ auto: true, flashblockMs: 20, blockTimeMs: 100, safeDepth: 5 });
+    try {
+      const socket = await TestSocket.open(node.wsUrl);
+      const logs = await socket.subscribe('logs', { topics: [TRANSFER_TOPIC] });
+      const sent: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        sent.push(await sendTokenTransfer(node, i % 5, 9, BigInt(i + 1)));
+        if (i % 3 === 2) await sleep(120);
+      }
+      await sleep(250);
+      const result = await rpc(node.url, 'mock_reorg', [3]);
+      assert.equal(result.removed.length, 3);
+      await sleep(400);
+      const head = Number(BigInt(await rpc(node.url, 'eth_blockNumber')));
+      const canonical = await rpc(node.url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(head) }]);
+      assert.deepEqual(new Set(canonical.map((log: any) => log.transactionHash)), new Set(sent), 'each transfer logged once');
+      for (const log of canonical) assert.equal((await blockAt(node, Number(BigInt(log.blockNumber)))).hash, log.blockHash);
+      // The socket's view: adding non-removed and dropping removed logs gives the canonical set.
+      await socket.until(() => socket.of(logs).filter((l) => !l.removed).length - socket.of(logs).filter((l) => l.removed).length >= canonical.length, 5000, 'logs');
+      const live = new Map<string, any>();
+      for (const log of socket.of(logs)) {
+        const key = `${log.blockHash}:${log.logIndex}`;
+        if (log.removed) live.delete(key);
+        else live.set(key, log);
+      }
+      const upToHead = [...live.values()].filter((log) => Number(BigInt(log.blockNumber)) <= head);
+      assert.deepEqual(upToHead.sort((a, b) => Number(BigInt(a.blockNumber) - BigInt(b.blockNumber)) || Number(BigInt(a.logIndex) - BigInt(b.logIndex))), canonical);
+      socket.close();
+    } finally {
+      await node.stop();
     }
   });
 });
