@@ -1,6 +1,7 @@
 // activate(): builds the services and registers the views and commands; nothing heavy (the mock
 // node's code loads when first started).
 import * as vscode from 'vscode';
+import { activateAuthorizations, type AuthorizationsApi } from './authorizations/index';
 import { ExplorerModel } from './explorer/explorerModel';
 import { registerExplorerCommands } from './explorer/explorerCommands';
 import { JSON_SCHEME, JsonDocuments } from './explorer/jsonDocuments';
@@ -24,6 +25,8 @@ export interface ChainExplorerApi {
   mockNode: MockNodeService;
   registry: EndpointRegistry;
   activationMs: number;
+  /** The Authorizations view, its store and commands. */
+  authorizations: AuthorizationsApi;
   statusBarText(): string | undefined;
 }
 
@@ -39,6 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   model.setTag(pending.on ? 'pending' : 'latest');
   const mockNode = new MockNodeService(registry, output, context.extensionPath);
   const json = new JsonDocuments();
+  const authorizations = activateAuthorizations(context, registry, output);
 
   const updateStatus = (): void => {
     const status = model.statusText();
@@ -68,6 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
     ...registerMockNodeCommands(mockNode),
+    ...authorizations.disposables,
     vscode.commands.registerCommand('chainExplorer.showVersion', () => {
       void vscode.window.showInformationMessage(`Chain RPC Explorer ${String(context.extension.packageJSON.version)}`);
     }),
@@ -110,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const activationMs = performance.now() - started;
   output.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
-    model, tree, treeView, poller, pending, mockNode, registry, activationMs,
+    model, tree, treeView, poller, pending, mockNode, registry, activationMs, authorizations: authorizations.api,
     statusBarText: () => (registry.list().length > 0 ? pending.statusBar.text : undefined),
   };
 }

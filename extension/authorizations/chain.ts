@@ -1,0 +1,189 @@
+// Everything the authorization commands read from or send to an endpoint, over the extension's
+// JSON-RPC client: the token's domain, authorizationState, balances, policy, the chain's clock,
+// the capture's dry run (eth_call), signing through the endpoint (eth_signTypedData_v4) and sending
+// (eth_sendTransaction for the endpoint's accounts, or a locally signed raw transaction), and
+// waiting for the receipt. No vscode import.
+import { Interface, Transaction, Wallet, getAddress, type TransactionLike } from 'ethers';
+import { STABLE_TOKEN_ABI, EVENT_TOPICS, type TypedDataPayload } from '../../mock-node/execution/token/abi';
+import type { RpcClient } from '../rpc/client';
+import { describeRpcError, JsonRpcError } from '../rpc/errors';
+import type { ChainFacts, DryRun } from './inspector';
+import type { AuthorizationMessage, CaptureRoute, DomainFields, TxOutcome } from './model';
+
+export const tokenInterface = new Interface(STABLE_TOKEN_ABI);
+
+const ERROR_STRING_SELECTOR = '0x08c379a0';
+
+/** The revert reason of a failed eth_call / eth_estimateGas: the Error(string) in `data`, else the message. */
+export function revertReason(error: unknown): string {
+  if (error instanceof JsonRpcError) {
+    const data = typeof error.data === 'string' ? error.data : undefined;
+    if (data && data.startsWith(ERROR_STRING_SELECTOR)) {
+      try {
+        return String(tokenInterface.getAbiCoder().decode(['string'], `0x${data.slice(10)}`)[0]);
+      } catch {
+        // fall through to the message
+      }
+    }
+    return error.rpcMessage.replace(/^execution reverted: /, '');
+  }
+  return describeRpcError(error);
+}
+
+/** Calldata of the capture for the route, with the bytes-signature form. */
+export function captureCalldata(route: CaptureRoute, a: AuthorizationMessage, signature: string): string {
+  const fragment = `${route}(address,address,uint256,uint256,uint256,bytes32,bytes)`;
+  return tokenInterface.encodeFunctionData(fragment, [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, signature]);
+}
+
+export function cancelCalldata(authorizer: string, nonce: string, signature: string): string {
+  return tokenInterface.encodeFunctionData('cancelAuthorization(address,bytes32,bytes)', [authorizer, nonce, signature]);
+}
+
+function hexToNumber(hex: unknown): number {
+  if (typeof hex !== 'string') throw new Error(`expected a hex quantity, got ${JSON.stringify(hex)}`);
+  return Number(BigInt(hex));
+}
+
+export interface Receipt {
+  status: string;
+  blockNumber: string;
+  transactionHash: string;
+  gasUsed: string;
+  logs: { topics: string[] }[];
+}
+
+export class AuthorizationChain {
+  constructor(readonly client: RpcClient, readonly token: string) {}
+
+  private async read(fn: string, args: unknown[] = [], tag = 'latest'): Promise<ReturnType<Interface['decodeFunctionResult']>> {
+    const data = tokenInterface.encodeFunctionData(fn, args);
+    const result = await this.client.call<string>('eth_call', [{ to: this.token, data }, tag]);
+    return tokenInterface.decodeFunctionResult(fn, result);
+  }
+
+  async chainId(): Promise<bigint> {
+    return BigInt(await this.client.call<string>('eth_chainId'));
+  }
+
+  /** The EIP-712 domain as the token and the chain give it now. */
+  async domain(): Promise<DomainFields> {
+    const [chainId, name, version] = await Promise.all([this.chainId(), this.read('name'), this.read('version')]);
+    return { name: String(name[0]), version: String(version[0]), chainId: chainId.toString(), verifyingContract: getAddress(this.token) };
+  }
+
+  async consumed(payer: string, nonce: string, tag = 'latest'): Promise<boolean> {
+    return Boolean((await this.read('authorizationState', [payer, nonce], tag))[0]);
+  }
+
+  async balanceOf(account: string, tag = 'latest'): Promise<bigint> {
+    return BigInt((await this.read('balanceOf', [account], tag))[0] as bigint);
+  }
+
+  async symbol(): Promise<string> {
+    return String((await this.read('symbol'))[0]);
+  }
+
+  /** Unix seconds of the latest block: the clock the token's window checks use. */
+  async now(): Promise<number> {
+    const block = await this.client.call<{ timestamp: string } | null>('eth_getBlockByNumber', ['latest', false]);
+    if (!block) throw new Error('the endpoint has no latest block');
+    return hexToNumber(block.timestamp);
+  }
+
+  /** Everything the inspector needs, read at `latest`. */
+  async facts(a: AuthorizationMessage): Promise<ChainFacts> {
+    const [chainId, name, version, now, consumed, payerBalance, paused, payerBlocked, merchantBlocked] = await Promise.all([
+      this.chainId(), this.read('name'), this.read('version'), this.now(), this.consumed(a.from, a.nonce), this.balanceOf(a.from),
+      this.optional('paused'), this.optional('isBlacklisted', [a.from]), this.optional('isBlacklisted', [a.to]),
+    ]);
+    return { chainId, tokenName: String(name[0]), tokenVersion: String(version[0]), now, consumed, payerBalance, paused, payerBlocked, merchantBlocked };
+  }
+
+  /** Reads a policy flag a FiatToken has; undefined on a token without it. */
+  private async optional(fn: string, args: unknown[] = []): Promise<boolean | undefined> {
+    try {
+      return Boolean((await this.read(fn, args))[0]);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The capture as an eth_call from the merchant at `pending` (what the next transaction would see). */
+  async dryRun(data: string, from: string): Promise<DryRun> {
+    try {
+      const gas = await this.client.call<string>('eth_estimateGas', [{ from, to: this.token, data }, 'pending']);
+      await this.client.call<string>('eth_call', [{ from, to: this.token, data }, 'pending']);
+      return { ok: true, gas: BigInt(gas) };
+    } catch (error) {
+      if (error instanceof JsonRpcError) return { ok: false, reason: revertReason(error) };
+      throw error;
+    }
+  }
+
+  /** Which of the token's events consumed the nonce, searched over the last `span` blocks. */
+  async consumedBy(payer: string, nonce: string, span = 1999): Promise<'capture' | 'cancel' | undefined> {
+    const head = Number(BigInt(await this.client.call<string>('eth_blockNumber')));
+    const topicPayer = `0x${payer.toLowerCase().slice(2).padStart(64, '0')}`;
+    const logs = await this.client.call<{ topics: string[] }[]>('eth_getLogs', [{
+      address: this.token,
+      fromBlock: `0x${Math.max(0, head - span).toString(16)}`,
+      toBlock: 'pending',
+      topics: [[EVENT_TOPICS.AuthorizationUsed, EVENT_TOPICS.AuthorizationCanceled], topicPayer, nonce.toLowerCase()],
+    }]);
+    const topic = logs[0]?.topics[0];
+    if (topic === EVENT_TOPICS.AuthorizationUsed) return 'capture';
+    if (topic === EVENT_TOPICS.AuthorizationCanceled) return 'cancel';
+    return undefined;
+  }
+
+  async accounts(): Promise<string[]> {
+    try {
+      return (await this.client.call<string[]>('eth_accounts')).map((a) => getAddress(a));
+    } catch {
+      return [];
+    }
+  }
+
+  /** eth_signTypedData_v4 by an account the endpoint holds (a dev node's accounts). */
+  async signTypedDataOnEndpoint(signer: string, payload: TypedDataPayload): Promise<string> {
+    return this.client.call<string>('eth_signTypedData_v4', [signer, JSON.stringify(payload)]);
+  }
+
+  /** Sends a call to the token from an account the endpoint holds. */
+  async sendFromEndpointAccount(from: string, data: string, gas?: bigint): Promise<string> {
+    return this.client.call<string>('eth_sendTransaction', [{ from, to: this.token, data, ...(gas ? { gas: `0x${gas.toString(16)}` } : {}) }]);
+  }
+
+  /** Signs a call to the token with a local key and sends it raw. */
+  async sendFromLocalKey(privateKey: string, data: string, gas?: bigint): Promise<string> {
+    const wallet = new Wallet(privateKey);
+    const [chainId, nonce, block, tip] = await Promise.all([
+      this.chainId(),
+      this.client.call<string>('eth_getTransactionCount', [wallet.address, 'pending']),
+      this.client.call<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false]),
+      this.client.call<string>('eth_maxPriorityFeePerGas').catch(() => '0x3b9aca00'),
+    ]);
+    const gasLimit = gas ?? BigInt(await this.client.call<string>('eth_estimateGas', [{ from: wallet.address, to: this.token, data }, 'pending']));
+    const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
+    const tx: TransactionLike = {
+      type: 2, chainId, nonce: Number(BigInt(nonce)), to: this.token, data, value: 0n, gasLimit,
+      maxPriorityFeePerGas: BigInt(tip), maxFeePerGas: baseFee * 2n + BigInt(tip),
+    };
+    const raw = await wallet.signTransaction(Transaction.from(tx));
+    return this.client.call<string>('eth_sendRawTransaction', [raw]);
+  }
+
+  /** Polls for the receipt; `pending` outcome when none arrives within `timeoutMs`. */
+  async waitForReceipt(hash: string, timeoutMs: number, pollMs = 150): Promise<TxOutcome> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const receipt = await this.client.call<Receipt | null>('eth_getTransactionReceipt', [hash]);
+      if (receipt) {
+        return { hash, status: receipt.status === '0x1' ? 'success' : 'reverted', blockNumber: hexToNumber(receipt.blockNumber) };
+      }
+      if (Date.now() > deadline) return { hash, status: 'pending' };
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Builds the authorization feature: store, observer, view, inspector documents and commands.
+// main.ts calls activateAuthorizations() and hands the result to the tests.
+import * as vscode from 'vscode';
+import type { EndpointRegistry } from '../rpc/endpoints';
+import { AuthorizationCommands, INSPECTOR_SCHEME, InspectorDocuments } from './commands';
+import type { LifecycleState } from './model';
+import { AuthorizationStore } from './store';
+import { AUTHORIZATIONS_VIEW, AuthorizationObserver, AuthorizationsTreeProvider, type AuthorizationNode } from './view';
+
+export { AUTHORIZATIONS_VIEW } from './view';
+
+/** What the in-VS-Code tests use. */
+export interface AuthorizationsApi {
+  store: AuthorizationStore;
+  tree: AuthorizationsTreeProvider;
+  treeView: vscode.TreeView<AuthorizationNode>;
+  commands: AuthorizationCommands;
+  /** Re-reads the chain and returns the keys per lifecycle state, as the view groups them. */
+  groups(): Promise<Record<LifecycleState, string[]>>;
+}
+
+export function activateAuthorizations(context: vscode.ExtensionContext, registry: EndpointRegistry, output: vscode.LogOutputChannel): { api: AuthorizationsApi; disposables: vscode.Disposable[] } {
+  const store = new AuthorizationStore(context.workspaceState, context.globalState, context.secrets);
+  const observer = new AuthorizationObserver(store, registry);
+  const tree = new AuthorizationsTreeProvider(store, observer);
+  const treeView = vscode.window.createTreeView(AUTHORIZATIONS_VIEW, { treeDataProvider: tree });
+  const documents = new InspectorDocuments();
+  const commands = new AuthorizationCommands({ store, tree, registry, output, documents });
+  const setCount = (): void => {
+    void vscode.commands.executeCommand('setContext', 'chainExplorer.authorizationCount', store.list().length);
+  };
+  setCount();
+  const disposables: vscode.Disposable[] = [
+    store, tree, treeView, documents,
+    vscode.workspace.registerTextDocumentContentProvider(INSPECTOR_SCHEME, documents),
+    ...commands.register(),
+    store.onDidChange(setCount),
+    // Endpoints come and go (the mock node starts and stops): the states follow.
+    registry.onDidChange(() => { void tree.refresh(); }),
+    treeView.onDidChangeVisibility((e) => { if (e.visible) void tree.refresh(); }),
+  ];
+  void tree.refresh();
+  return {
+    api: {
+      store, tree, treeView, commands,
+      groups: async () => {
+        await tree.refresh();
+        return observer.groups();
+      },
+    },
+    disposables,
+  };
+}
