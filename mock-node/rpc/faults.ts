@@ -14,7 +14,7 @@ export interface FaultRule {
   rate429?: number;
   /** Share (0..1) of requests answered HTTP 503. */
   rate503?: number;
-  /** Retry-After (seconds) sent with an injected 429; default 1. */
+  /** Retry-After (seconds) sent with an injected 429 (default 1), and with a 503 when set. */
   retryAfterSeconds?: number;
   /** Hold the request this long, then close the connection without an answer. */
   timeoutMs?: number;
@@ -154,6 +154,7 @@ export class FaultInjector {
           decision.retryAfterSeconds = rule.retryAfterSeconds ?? 1;
         } else if (draw < (rule.rate429 ?? 0) + (rule.rate503 ?? 0)) {
           decision.status = 503;
+          decision.retryAfterSeconds = rule.retryAfterSeconds ?? 0;
         }
       }
     }

@@ -106,7 +106,8 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
       };
     }
     if (decision.status === 503) {
-      return { status: 503, body: rejectAll(body, ErrorCode.ResourceUnavailable, `${SERVICE_UNAVAILABLE_MESSAGE} (injected fault)`) };
+      const headers = decision.retryAfterSeconds > 0 ? { 'retry-after': String(decision.retryAfterSeconds) } : undefined;
+      return { status: 503, headers, body: rejectAll(body, ErrorCode.ResourceUnavailable, `${SERVICE_UNAVAILABLE_MESSAGE} (injected fault)`) };
     }
     return undefined;
   }

@@ -8,6 +8,7 @@ import type { RunningMockNode } from '../../../mock-node/index';
 import { parseCommandLine } from '../../../mock-node/cli';
 import { FaultInjector } from '../../../mock-node/rpc/faults';
 import { post, rpc, rpcError, startTestNode } from '../../helpers/rpc';
+import { TestSocket } from '../websocket/wsClient';
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -81,6 +82,30 @@ describe('faults', () => {
     assert.ok(error instanceof Error, 'the request fails at the transport');
     assert.ok(ms >= 290);
     assert.deepEqual(await rpc(node.dedicatedUrl, 'eth_getLogs', [{}]), [], 'dedicated is unaffected');
+  });
+
+  it('a 503 carries Retry-After only when the rule sets retryAfterSeconds', async () => {
+    await rpc(node.url, 'mock_setFaults', [{ public: { eth_chainId: { rate503: 1 }, eth_blockNumber: { rate503: 1, retryAfterSeconds: 4 } } }]);
+    const plain = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    assert.equal(plain.status, 503);
+    assert.equal(plain.headers.get('retry-after'), null);
+    const timed = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+    assert.equal(timed.status, 503);
+    assert.equal(timed.headers.get('retry-after'), '4');
+  });
+
+  it('over WebSocket an injected timeout is never answered and the socket stays usable', async () => {
+    const socket = await TestSocket.open(node.wsUrl);
+    try {
+      await rpc(node.url, 'mock_setFaults', [{ public: { eth_getLogs: { timeoutMs: 100 } } }]);
+      let answered = false;
+      void socket.call('eth_getLogs', [{}]).then(() => (answered = true), () => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(answered, false);
+      assert.equal(await socket.call('eth_chainId'), '0x7a69');
+    } finally {
+      socket.close();
+    }
   });
 
   it('a bad spec is -32602 and keeps the old rules; mock_getFaults reads them', async () => {

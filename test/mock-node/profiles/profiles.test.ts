@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { parseCommandLine } from '../../../mock-node/cli';
 import { resolveOptions } from '../../../mock-node/options';
+import { RateLimiter } from '../../../mock-node/rpc/rateLimit';
 import { post, rpc, startTestNode } from '../../helpers/rpc';
 import { blockWithTransfers, hex, sendTokenTransfer, TRANSFER_TOPIC } from './helpers';
 
@@ -180,6 +181,23 @@ describe('endpoint profiles', () => {
       assert.equal(reply.body.error.message, 'request body too large: limit 2048 bytes');
       const dedicated = await post(node.dedicatedUrl, big);
       assert.equal(dedicated.status, 200);
+    });
+  });
+
+  describe('the rate limiter', () => {
+    it('counts one-second windows; a batch counts each request; Retry-After is the rest of the window', () => {
+      let now = 10_000;
+      const limiter = new RateLimiter(() => 3, () => now);
+      assert.deepEqual(limiter.take(2), { ok: true, current: 2, retryAfterSeconds: 1 });
+      now += 400;
+      assert.equal(limiter.take(1).ok, true);
+      const over = limiter.take(1);
+      assert.equal(over.ok, false);
+      assert.equal(over.current, 4);
+      now += 600; // a new window
+      assert.deepEqual(limiter.take(3), { ok: true, current: 3, retryAfterSeconds: 1 });
+      assert.equal(limiter.take(1).ok, false);
+      assert.equal(new RateLimiter(() => 0).take(1_000_000).ok, true, '0 = no limit');
     });
   });
 
