@@ -37,6 +37,8 @@ export interface RunningMockNode {
   dedicatedUrl: string;
   /** WebSocket endpoint (public profile). */
   wsUrl: string;
+  /** WebSocket endpoint of the dedicated profile. */
+  dedicatedWsUrl: string;
   host: string;
   port: number;
   apiKey: string;
@@ -123,6 +125,7 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
     url: `http://${hostInUrl}:${port}/`,
     dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
     wsUrl: `ws://${hostInUrl}:${port}/`,
+    dedicatedWsUrl: `ws://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
     host,
     port,
     apiKey: http.apiKey,

@@ -43,7 +43,8 @@ describe('WebSocket', () => {
     it('the public socket refuses eth_getBlockReceipts with -32004; the dedicated socket serves it', async () => {
       const refused = await socket.raw({ jsonrpc: '2.0', id: 9, method: 'eth_getBlockReceipts', params: ['latest'] }, 9);
       assert.equal(refused.error.code, -32004);
-      const dedicated = await TestSocket.open(wsUrl(node.dedicatedUrl));
+      const dedicated = await TestSocket.open(node.dedicatedWsUrl);
+      assert.equal(node.dedicatedWsUrl, wsUrl(node.dedicatedUrl));
       try {
         assert.deepEqual(await dedicated.call('eth_getBlockReceipts', ['pending']), []);
       } finally {
