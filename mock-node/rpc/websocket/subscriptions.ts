@@ -115,8 +115,10 @@ export class SubscriptionHub {
         subscription.full = arg === true;
         subscription.key = `${kind}:${subscription.full}`;
         break;
-      default:
-        if (arg !== undefined) throw invalidParams(`invalid argument 1: ${kind} takes no parameters`);
+      default: {
+        const empty = arg === undefined || arg === null || (typeof arg === 'object' && !Array.isArray(arg) && Object.keys(arg).length === 0);
+        if (!empty) throw invalidParams(`invalid argument 1: ${kind} takes no parameters`);
+      }
     }
     this.subscriptions.set(id, subscription);
     this.byKind.get(subscription.kind)!.set(id, subscription);
