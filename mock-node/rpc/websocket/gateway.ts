@@ -158,6 +158,11 @@ export class WebSocketGateway {
       return;
     }
     if (Array.isArray(body) && body.some(isSubscriptionCall)) {
+      const maxBatch = this.options.limits[connection.profile === 'dedicated' ? 'dedicated' : 'public'].maxBatch;
+      if (body.length > maxBatch) {
+        this.reply(connection, errorResponse(null, ErrorCode.LimitExceeded, `batch too large: ${body.length} requests, max ${maxBatch}`));
+        return;
+      }
       const responses: RpcResponse[] = [];
       for (const request of body) {
         const response = isSubscriptionCall(request) ? this.subscriptionCall(connection, request) : await this.viaHandle(connection, request);
