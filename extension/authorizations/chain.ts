@@ -72,11 +72,11 @@ export class AuthorizationChain {
     return { name: String(name[0]), version: String(version[0]), chainId: chainId.toString(), verifyingContract: getAddress(this.token) };
   }
 
-  async consumed(payer: string, nonce: string, tag = 'latest'): Promise<boolean> {
+  async consumed(payer: string, nonce: string, tag = 'pending'): Promise<boolean> {
     return Boolean((await this.read('authorizationState', [payer, nonce], tag))[0]);
   }
 
-  async balanceOf(account: string, tag = 'latest'): Promise<bigint> {
+  async balanceOf(account: string, tag = 'pending'): Promise<bigint> {
     return BigInt((await this.read('balanceOf', [account], tag))[0] as bigint);
   }
 
@@ -84,14 +84,19 @@ export class AuthorizationChain {
     return String((await this.read('symbol'))[0]);
   }
 
-  /** Unix seconds of the latest block: the clock the token's window checks use. */
+  /**
+   * Unix seconds of the block a capture sent now would run in (the pending block, where the
+   * endpoint serves one; else latest): the clock the token's window checks use.
+   */
   async now(): Promise<number> {
+    const pending = await this.client.call<{ timestamp?: string } | null>('eth_getBlockByNumber', ['pending', false]).catch(() => null);
+    if (pending?.timestamp) return hexToNumber(pending.timestamp);
     const block = await this.client.call<{ timestamp: string } | null>('eth_getBlockByNumber', ['latest', false]);
     if (!block) throw new Error('the endpoint has no latest block');
     return hexToNumber(block.timestamp);
   }
 
-  /** Everything the inspector needs, read at `latest`. */
+  /** Everything the inspector needs, read at `pending` (pre-confirmed state, where a capture sent now would run). */
   async facts(a: AuthorizationMessage): Promise<ChainFacts> {
     const [chainId, name, version, now, consumed, payerBalance, paused, payerBlocked, merchantBlocked] = await Promise.all([
       this.chainId(), this.read('name'), this.read('version'), this.now(), this.consumed(a.from, a.nonce), this.balanceOf(a.from),
@@ -103,7 +108,7 @@ export class AuthorizationChain {
   /** Reads a policy flag a FiatToken has; undefined on a token without it. */
   private async optional(fn: string, args: unknown[] = []): Promise<boolean | undefined> {
     try {
-      return Boolean((await this.read(fn, args))[0]);
+      return Boolean((await this.read(fn, args, 'pending'))[0]);
     } catch {
       return undefined;
     }

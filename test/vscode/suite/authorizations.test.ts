@@ -1,0 +1,256 @@
+// The Authorizations view and commands inside a real VS Code, against the bundled mock node started
+// by its command: draft → sign → store → inspect → capture, draft → sign → cancel, the seed's
+// TransferWithAuthorization-vs-receiveWithAuthorization mismatch caught before submission, the
+// transferWithAuthorization route with a local key, export, and bad input changing nothing. The
+// view's groups and the onchain state (authorizationState, balances) are checked over JSON-RPC.
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Interface } from 'ethers';
+import type { ChainExplorerApi } from '../../../extension/main';
+import type { CommandOutcome, InspectResult } from '../../../extension/authorizations/commands';
+import type { ExportedAuthorization, LifecycleState } from '../../../extension/authorizations/model';
+import type { AuthorizationNode } from '../../../extension/authorizations/view';
+import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/abi';
+import { api, rpc, waitFor } from './helpers';
+
+const token = new Interface(STABLE_TOKEN_ABI);
+const ENDPOINT = 'ep:mock:public';
+const run = <T>(id: string, arg?: unknown): Thenable<T> => vscode.commands.executeCommand<T>(`chainExplorer.authorizations.${id}`, arg);
+
+describe('Authorizations view with the mock node', function () {
+  this.timeout(120_000);
+  let explorer: ChainExplorerApi;
+  let url: string;
+  let tokenAddress: string;
+  let payer: string;
+  let merchant: string;
+
+  async function call(fn: string, args: unknown[], tag = 'pending'): Promise<ReturnType<Interface['decodeFunctionResult']>> {
+    const data = token.encodeFunctionData(fn, args);
+    return token.decodeFunctionResult(fn, await rpc(url, 'eth_call', [{ to: tokenAddress, data }, tag]) as string);
+  }
+  const balance = async (account: string): Promise<bigint> => (await call('balanceOf', [account]))[0] as bigint;
+  const consumed = async (authorizer: string, nonce: string): Promise<boolean> => (await call('authorizationState', [authorizer, nonce]))[0] as boolean;
+  const nonceOf = (key: string): string => key.split(':')[1];
+
+  /** The view's groups as VS Code renders them: group label → item keys, and the group's count badge. */
+  async function viewGroups(): Promise<Map<LifecycleState, { count: string; keys: string[] }>> {
+    const tree = explorer.authorizations.tree;
+    const groups = new Map<LifecycleState, { count: string; keys: string[] }>();
+    for (const group of tree.getChildren()) {
+      if (group.kind !== 'group') continue;
+      const item = tree.getTreeItem(group);
+      const keys = tree.getChildren(group).map((n: AuthorizationNode) => (n.kind === 'authorization' ? n.key : ''));
+      groups.set(group.state, { count: String(item.description), keys });
+    }
+    return groups;
+  }
+
+  async function expectState(key: string, state: LifecycleState): Promise<void> {
+    const groups = await explorer.authorizations.groups();
+    assert.ok(groups[state].includes(key), `${key} is ${state}; groups: ${JSON.stringify(groups)}`);
+    const view = await viewGroups();
+    assert.ok(view.get(state)?.keys.includes(key), `the view shows it under ${state}`);
+  }
+
+  before(async () => {
+    explorer = await api();
+    url = await vscode.commands.executeCommand<string>('chainExplorer.startMockNode');
+    const node = explorer.mockNode.running!;
+    tokenAddress = node.tokenAddress;
+    payer = node.accounts[1].address;
+    merchant = node.accounts[2].address;
+    await vscode.commands.executeCommand('workbench.view.extension.chain');
+    await vscode.commands.executeCommand('chainExplorer.authorizations.focus');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('chainExplorer.stopMockNode');
+  });
+
+  it('shows the seven lifecycle groups in the Chain container', async () => {
+    assert.equal(explorer.authorizations.treeView.visible, true, 'the Authorizations view is open');
+    const groups = await viewGroups();
+    assert.deepEqual([...groups.keys()], ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Voided offchain', 'Expired']);
+  });
+
+  it('rejects bad input with a clear error and changes nothing', async () => {
+    const before = explorer.authorizations.store.list().length;
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ endpointId: ENDPOINT, payer, merchant, amount: '1.0000001' }, /more than 6 decimals/],
+      [{ endpointId: ENDPOINT, payer: '0x1234', merchant, amount: '1' }, /payer "0x1234" is not an address/],
+      [{ endpointId: ENDPOINT, payer, merchant: payer, amount: '1' }, /must be different/],
+      [{ endpointId: 'ep:nowhere', payer, merchant, amount: '1' }, /endpoint ep:nowhere is not available/],
+    ];
+    for (const [args, message] of cases) {
+      assert.equal(await run('draft', args), undefined);
+      assert.match(explorer.authorizations.commands.lastError ?? '', message);
+    }
+    assert.equal(await run('sign', { key: 'nobody:0x00' }), undefined);
+    assert.match(explorer.authorizations.commands.lastError ?? '', /no authorization/);
+    assert.equal(explorer.authorizations.store.list().length, before);
+  });
+
+  it('draft → sign → store → inspect → capture: paid only by a successful receipt, the nonce consumed', async () => {
+    const key = await run<string>('draft', { endpointId: ENDPOINT, payer, merchant, amount: '12.5' });
+    assert.ok(key, explorer.authorizations.commands.lastError);
+    const record = explorer.authorizations.store.get(key)!;
+    assert.equal(record.route, 'receiveWithAuthorization');
+    assert.match(record.authorization.nonce, /^0x[0-9a-f]{64}$/);
+    assert.equal(record.authorization.validBefore - record.authorization.validAfter, 960, 'default window: 60 s before to 15 min after');
+    await expectState(key, 'Drafted');
+
+    const signed = await run<CommandOutcome>('sign', { key });
+    assert.equal(signed?.state?.state, 'Signed', explorer.authorizations.commands.lastError);
+    const signature = await explorer.authorizations.store.signature(key);
+    assert.match(signature ?? '', /^0x[0-9a-f]{130}$/);
+    assert.ok(!JSON.stringify(explorer.authorizations.store.list()).includes(signature!.slice(2)), 'the signature is not in the workspace state');
+    assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('chainExplorer')).includes(signature!.slice(2)), 'nor in the settings');
+    assert.equal(explorer.authorizations.store.get(key)!.primaryType, 'ReceiveWithAuthorization');
+    assert.equal(await consumed(payer, nonceOf(key)), false, 'signing changes nothing onchain');
+
+    const stored = await run<CommandOutcome>('store', { key, orderId: 'order-1001' });
+    assert.equal(stored?.state?.state, 'Stored');
+    await expectState(key, 'Stored');
+
+    const inspected = await run<InspectResult>('inspect', { key });
+    assert.ok(inspected, explorer.authorizations.commands.lastError);
+    assert.deepEqual(inspected.inspection.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.detail}`), []);
+    assert.equal(inspected.inspection.capturable, true);
+    assert.equal(inspected.inspection.recovered, payer);
+    const editor = await waitFor('the inspector document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'chain-authorization' && vscode.window.activeTextEditor);
+    assert.match(editor.document.getText(), /\*\*Verdict:\*\* A capture now should succeed/);
+    assert.ok(!editor.document.getText().includes(signature!.slice(2, 40)), 'the inspector never shows the signature');
+
+    const [payerBefore, merchantBefore] = [await balance(payer), await balance(merchant)];
+    const captured = await run<CommandOutcome>('capture', { key });
+    assert.equal(captured?.tx?.status, 'success', explorer.authorizations.commands.lastError);
+    assert.equal(captured.state?.state, 'Used');
+    const receipt = await rpc(url, 'eth_getTransactionReceipt', [captured.tx.hash]) as { status: string; from: string; logs: { topics: string[] }[] };
+    assert.equal(receipt.status, '0x1');
+    assert.equal(receipt.from.toLowerCase(), merchant.toLowerCase(), 'the merchant submitted it');
+    assert.equal(await consumed(payer, nonceOf(key)), true);
+    assert.equal(await balance(payer), payerBefore - 12_500_000n);
+    assert.equal(await balance(merchant), merchantBefore + 12_500_000n);
+    await expectState(key, 'Used');
+    const view = await viewGroups();
+    assert.equal(view.get('Used')?.count, String(view.get('Used')?.keys.length));
+  });
+
+  it('draft → sign → cancel: the payer signs CancelAuthorization, the merchant relays it, a later capture would revert', async () => {
+    const key = await run<string>('draft', { endpointId: ENDPOINT, payer, merchant, amount: '3' });
+    await run('sign', { key });
+    await expectState(key, 'Signed');
+    const [payerBefore, merchantBefore] = [await balance(payer), await balance(merchant)];
+    const canceled = await run<CommandOutcome>('cancel', { key });
+    assert.equal(canceled?.tx?.status, 'success', explorer.authorizations.commands.lastError);
+    assert.equal(canceled.state?.state, 'Canceled');
+    const receipt = await rpc(url, 'eth_getTransactionReceipt', [canceled.tx.hash]) as { from: string };
+    assert.equal(receipt.from.toLowerCase(), merchant.toLowerCase(), 'the merchant relayed it');
+    assert.equal(await consumed(payer, nonceOf(key)), true);
+    assert.equal(await balance(payer), payerBefore);
+    assert.equal(await balance(merchant), merchantBefore);
+    await expectState(key, 'Canceled');
+    const inspected = await run<InspectResult>('inspect', { key, show: false });
+    const dryRun = inspected.inspection.checks.find((c) => c.id === 'dryRun');
+    assert.equal(dryRun?.detail, 'reverts: FiatTokenV2: authorization is used or canceled');
+    assert.equal(await run('capture', { key }), undefined, 'a canceled authorization is not captured');
+    assert.match(explorer.authorizations.commands.lastError ?? '', /only a stored authorization can be captured \(it is Canceled\)/);
+  });
+
+  it("flags the seed's TransferWithAuthorization + receiveWithAuthorization pair before submission; forced, it fails with status 0x0 and stays Stored", async () => {
+    const latest = await rpc(url, 'eth_getBlockByNumber', ['latest', false]) as { timestamp: string };
+    const now = Number(BigInt(latest.timestamp));
+    const authorization = {
+      from: payer, to: merchant, value: '2000000', validAfter: now - 60, validBefore: now + 900,
+      nonce: `0x${randomBytes(32).toString('hex')}`,
+    };
+    const [name, version] = [(await call('name', [], 'latest'))[0] as string, (await call('version', [], 'latest'))[0] as string];
+    // The seed's envelope: primaryType TransferWithAuthorization, signed by the payer's wallet (the node's dev account).
+    const payload = buildTypedData('TransferWithAuthorization', { name, version, chainId: 31337n, verifyingContract: tokenAddress }, authorization);
+    const signature = await rpc(url, 'eth_signTypedData_v4', [payer, JSON.stringify(payload)]) as string;
+    const key = await run<string>('import', { endpointId: ENDPOINT, json: { orderId: 'seed-order-7', authorization, signature } });
+    assert.ok(key, explorer.authorizations.commands.lastError);
+    assert.equal(explorer.authorizations.store.get(key)!.primaryType, 'TransferWithAuthorization', 'detected from the signature');
+    await expectState(key, 'Stored');
+
+    const inspected = await run<InspectResult>('inspect', { key, show: false });
+    const typeCheck = inspected.inspection.checks.find((c) => c.id === 'primaryType')!;
+    assert.equal(typeCheck.status, 'fail');
+    assert.match(typeCheck.detail, /signed as TransferWithAuthorization but the capture route is receiveWithAuthorization/);
+    assert.equal(inspected.inspection.checks.find((c) => c.id === 'dryRun')?.detail, 'reverts: FiatTokenV2: invalid signature');
+    assert.equal(inspected.inspection.capturable, false);
+
+    const sentBefore = await rpc(url, 'eth_getTransactionCount', [merchant, 'pending']);
+    assert.equal(await run('capture', { key }), undefined, 'not submitted while the dry run reverts');
+    assert.match(explorer.authorizations.commands.lastError ?? '', /dry run of receiveWithAuthorization reverts: FiatTokenV2: invalid signature; nothing was sent/);
+    assert.equal(await rpc(url, 'eth_getTransactionCount', [merchant, 'pending']), sentBefore);
+
+    const payerBefore = await balance(payer);
+    const forced = await run<CommandOutcome>('capture', { key, force: true });
+    assert.equal(forced?.tx?.status, 'reverted');
+    assert.equal(forced.tx.reason, 'FiatTokenV2: invalid signature');
+    assert.equal((await rpc(url, 'eth_getTransactionReceipt', [forced.tx.hash]) as { status: string }).status, '0x0');
+    assert.equal(forced.state?.state, 'Stored', 'a failed capture leaves it unchanged');
+    assert.equal(await consumed(payer, authorization.nonce), false);
+    assert.equal(await balance(payer), payerBefore);
+    await run('void', { key });
+    await expectState(key, 'Voided offchain');
+  });
+
+  it('transferWithAuthorization route, signed with a local key kept in the secret storage, captured and exported', async () => {
+    const node = explorer.mockNode.running!;
+    const localPayer = node.accounts[3];
+    const key = await run<string>('draft', { endpointId: ENDPOINT, payer: localPayer.address, merchant, amount: '0.75', route: 'transferWithAuthorization' });
+    const signed = await run<CommandOutcome>('sign', { key, signer: 'local key', privateKey: localPayer.privateKey });
+    assert.equal(signed?.state?.state, 'Signed', explorer.authorizations.commands.lastError);
+    assert.equal(explorer.authorizations.store.get(key)!.signedWith, 'local key');
+    assert.equal(explorer.authorizations.store.get(key)!.primaryType, 'TransferWithAuthorization');
+    assert.ok(explorer.authorizations.store.localKeyAddresses().includes(localPayer.address));
+    assert.ok(!JSON.stringify(explorer.authorizations.store.list()).includes(localPayer.privateKey.slice(2)), 'no key in the workspace state');
+    await run('store', { key, orderId: 'order-1002' });
+    const merchantBefore = await balance(merchant);
+    const captured = await run<CommandOutcome>('capture', { key });
+    assert.equal(captured?.tx?.status, 'success', explorer.authorizations.commands.lastError);
+    assert.equal(await balance(merchant), merchantBefore + 750_000n);
+    await expectState(key, 'Used');
+
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'auth-export-')), 'order-1002.authorization.json');
+    const exported = await run<ExportedAuthorization>('export', { key, path: file, confirmed: true });
+    const written = JSON.parse(fs.readFileSync(file, 'utf8')) as ExportedAuthorization;
+    assert.deepEqual(written, exported);
+    assert.equal(written.orderId, 'order-1002');
+    assert.equal(written.signature, await explorer.authorizations.store.signature(key));
+    assert.equal(written.primaryType, 'TransferWithAuthorization');
+    await run('removeLocalKey', localPayer.address);
+    assert.ok(!explorer.authorizations.store.localKeyAddresses().includes(localPayer.address));
+  });
+
+  it("not yet valid: the inspector shows the token's reason from the dry run; void keeps the nonce unused onchain", async () => {
+    const latest = await rpc(url, 'eth_getBlockByNumber', ['latest', false]) as { timestamp: string };
+    const now = Number(BigInt(latest.timestamp));
+    const key = await run<string>('draft', { endpointId: ENDPOINT, payer, merchant, amount: '1', validAfter: now + 3600, validBefore: now + 7200 });
+    await run('sign', { key });
+    await run('store', { key, orderId: 'order-1003' });
+    // One order, one authorization: a second one for the same order is refused and stays Signed.
+    const second = await run<string>('draft', { endpointId: ENDPOINT, payer, merchant, amount: '1' });
+    await run('sign', { key: second });
+    assert.equal(await run('store', { key: second, orderId: 'order-1003' }), undefined);
+    assert.match(explorer.authorizations.commands.lastError ?? '', /another authorization is already stored for order order-1003/);
+    await expectState(second, 'Signed');
+    const inspected = await run<InspectResult>('inspect', { key, show: false });
+    assert.equal(inspected.inspection.checks.find((c) => c.id === 'window')?.status, 'fail');
+    assert.equal(inspected.inspection.checks.find((c) => c.id === 'dryRun')?.detail, 'reverts: FiatTokenV2: authorization is not yet valid');
+    const voided = await run<CommandOutcome>('void', { key });
+    assert.equal(voided?.state?.state, 'Voided offchain');
+    assert.equal(await consumed(payer, nonceOf(key)), false);
+    const groups = await viewGroups();
+    assert.ok(groups.get('Voided offchain')!.keys.includes(key));
+    assert.ok(groups.get('Signed')!.keys.includes(second));
+  });
+});
