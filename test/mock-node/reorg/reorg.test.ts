@@ -158,6 +158,25 @@ describe('mock_reorg', () => {
   });
 });
 
+describe('evm_revert and log subscribers', () => {
+  it('reverting to a snapshot sends removed: true for the logs of the dropped blocks', async () => {
+    const node = await startTestNode();
+    const socket = await TestSocket.open(node.wsUrl);
+    try {
+      const logs = await socket.subscribe('logs', {});
+      const snapshot = await rpc(node.url, 'evm_snapshot');
+      await blockWithTransfers(node, 2);
+      await socket.until(() => socket.of(logs).length === 2, 5000, 'logs');
+      assert.equal(await rpc(node.url, 'evm_revert', [snapshot]), true);
+      await socket.until(() => socket.of(logs).length === 4, 5000, 'removed logs');
+      assert.deepEqual(socket.of(logs).slice(2), socket.of(logs).slice(0, 2).map((log) => ({ ...log, removed: true })));
+    } finally {
+      socket.close();
+      await node.stop();
+    }
+  });
+});
+
 describe('mock_reorg in auto mode', () => {
   it('runs between ticks of the builder: the chain keeps growing and every log stays canonical', async () => {
     const node = await startTestNode({ auto: true, flashblockMs: 20, blockTimeMs: 100, safeDepth: 5 });
