@@ -149,8 +149,29 @@ export class ExplorerModel {
     if (!endpoint) return;
     const state = this.state(endpoint);
     state.expanded = true;
-    if (state.overview && !state.loading.has('endpoint')) return;
+    if (state.block && !state.loading.has('endpoint')) return;
     await this.once(state, 'endpoint', () => this.refreshEndpoint(endpoint, state, true).then(() => undefined));
+  }
+
+  /** Whether the endpoint's block has been read (its children can be shown). */
+  isLoaded(id: string): boolean {
+    return this.states.get(id)?.block !== undefined;
+  }
+
+  /**
+   * Reads chain id, client version and head for endpoints not read yet, so the endpoint row shows
+   * them before anyone expands it (refreshing a row while it expands can leave it empty).
+   * Resolves true when something was read.
+   */
+  async loadOverviews(): Promise<boolean> {
+    const settings = this.settings();
+    const pending = this.endpoints().map((endpoint) => ({ endpoint, state: this.state(endpoint) }))
+      .filter(({ state }) => state.overview === undefined && !state.loading.has('overview'));
+    await Promise.all(pending.map(({ state }) => this.once(state, 'overview', async () => {
+      const overview = await state.reader.overview(settings.showSafeFinalized);
+      if (state.overview === undefined) state.overview = overview;
+    })));
+    return pending.length > 0;
   }
 
   private once(state: EndpointState, key: string, load: () => Promise<void>): Promise<void> {

@@ -52,10 +52,11 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
     if (!node) {
       this.update(null);
+      void this.model.loadOverviews().then((read) => { if (read) this.update(); });
       return this.roots;
     }
     const spec = node.spec;
-    if (spec.kind === 'endpoint' && spec.children === undefined) {
+    if (spec.kind === 'endpoint' && !this.model.isLoaded(spec.endpointId)) {
       await this.model.expandEndpoint(spec.endpointId);
       this.update(node.id);
     } else if (spec.section && spec.children === undefined) {
@@ -79,6 +80,9 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
     const specs = this.model.roots();
     const nextIndex = indexTree(specs);
     const changes = diffTrees(this.index, nextIndex, this.roots.map((r) => r.id), specs.map((s) => s.id));
+    // The node being loaded gets its children from the pending getChildren call, but VS Code keeps
+    // the label and description it had: refresh it once that call has returned.
+    const loadingLookChanged = typeof loading === 'string' && this.index.get(loading)?.look !== nextIndex.get(loading)?.look;
     this.index = nextIndex;
     const seen = new Set<string>();
     const adopt = (spec: NodeSpec, parent: ExplorerNode | undefined): ExplorerNode => {
@@ -106,6 +110,12 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
       if (loading !== undefined && (id === loading || this.isUnder(id, loading))) continue;
       const node = this.nodes.get(id);
       if (node) this.fire(node);
+    }
+    if (loadingLookChanged) {
+      setTimeout(() => {
+        const node = this.nodes.get(loading);
+        if (node) this.fire(node);
+      }, 0);
     }
   }
 

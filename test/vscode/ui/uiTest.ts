@@ -106,6 +106,9 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       await page.locator('.activitybar [aria-label^="Chain"]').first().click({ timeout: 60_000 });
       await page.getByText('No endpoint yet.').waitFor({ timeout: 20_000 });
       await widenSideBar(page, 560);
+      // Give the RPC Explorer the whole side bar: fold the other views of the container.
+      const others = page.locator('.part.sidebar .pane-header.expanded', { hasNotText: 'RPC Explorer' });
+      for (let i = await others.count(); i > 0; i--) await others.first().click();
       await shot('explorer-welcome.png');
     });
 
@@ -148,6 +151,16 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       await row(page, 'Receipts').click();
       await row(page, 'needs a dedicated endpoint (HTTP 403)').waitFor({ timeout: 10_000 });
       await shot('explorer-receipts-403.png');
+    });
+
+    await step('shows accounts (nonce latest / pending, ETH, token) and the token', async () => {
+      await row(page, 'Receipts').click(); // collapse again
+      await row(page, 'Transactions').click();
+      await row(page, 'Accounts').click();
+      await row(page, /nonce \d+ \/ pending \d+ · .* USDC/).waitFor({ timeout: 10_000 });
+      await row(page, /^Token/).click();
+      await row(page, 'USD Coin').waitFor({ timeout: 10_000 });
+      await shot('explorer-accounts-token.png');
     });
 
     await step('restarts the mock node in manual mode from the command palette', async () => {
