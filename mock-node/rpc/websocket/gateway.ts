@@ -27,7 +27,6 @@ class Connection implements SubscriptionClient {
   closing = false;
   /** Notifications of the current chain event, written together (one corked write) in a microtask. */
   private batch: string[] = [];
-  private batchBytes = 0;
 
   constructor(
     readonly ws: WebSocket,
@@ -38,7 +37,8 @@ class Connection implements SubscriptionClient {
 
   send(text: string): boolean {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return false;
-    if (this.ws.bufferedAmount + this.batchBytes > this.maxBuffered) {
+    // Only what earlier events left unsent counts: one large event must not close a healthy socket.
+    if (this.ws.bufferedAmount > this.maxBuffered) {
       this.closeSlow();
       return false;
     }
@@ -55,13 +55,11 @@ class Connection implements SubscriptionClient {
   private enqueue(text: string): void {
     if (this.batch.length === 0) queueMicrotask(() => this.flush());
     this.batch.push(text);
-    this.batchBytes += text.length;
   }
 
   private flush(): void {
     const batch = this.batch;
     this.batch = [];
-    this.batchBytes = 0;
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
     // One write for the whole batch instead of a write per frame (ws keeps the socket private).
     const socket = (this.ws as unknown as { _socket?: { cork?: () => void; uncork?: () => void } })._socket;
@@ -73,7 +71,6 @@ class Connection implements SubscriptionClient {
   private closeSlow(): void {
     this.closing = true;
     this.batch = [];
-    this.batchBytes = 0;
     this.onSlow();
     this.ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${this.maxBuffered} bytes waiting to be sent`);
   }

@@ -210,6 +210,30 @@ describe('WebSocket', () => {
     });
   });
 
+  describe('a large event', () => {
+    it('does not close a socket that keeps up, even when one event is larger than the buffer limit', async () => {
+      const small = await startTestNode({ wsMaxBufferedBytes: 16 * 1024 });
+      const reader = await TestSocket.open(small.wsUrl);
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) ids.push(await reader.subscribe('newFlashblocks'));
+        for (let round = 0; round < 3; round++) {
+          for (let i = 0; i < 20; i++) await sendTokenTransfer(small, i % 10, (i + 3) % 10, 1n);
+          await rpc(small.url, 'mock_flashblock');
+          await reader.until(() => reader.of(ids[4]).length === round + 1, 5000, 'the flashblock on every subscription');
+        }
+        const size = JSON.stringify(reader.of(ids[0])[2]).length;
+        console.log(`      one event: 5 x ${size} bytes against a 16384-byte limit; socket still open`);
+        assert.ok(size * 5 > 16 * 1024, 'the event is larger than the limit');
+        assert.equal(reader.closed, undefined);
+        assert.equal(small.websocket.stats().closedSlowConsumers, 0);
+      } finally {
+        reader.close();
+        await small.stop();
+      }
+    });
+  });
+
   describe('a slow consumer', () => {
     it('is closed with 1008 and a clear reason once its buffer passes the limit; other sockets keep up', async () => {
       const small = await startTestNode({ wsMaxBufferedBytes: 64 * 1024 });
