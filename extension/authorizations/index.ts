@@ -39,6 +39,14 @@ export function activateAuthorizations(context: vscode.ExtensionContext, registr
     registry.onDidChange(() => { void tree.refresh(); }),
     treeView.onDidChangeVisibility((e) => { if (e.visible) void tree.refresh(); }),
   ];
+  // Time moves authorizations into and out of their windows: while the view is visible and some
+  // authorization can still change state, re-derive every 10 s.
+  const timer = setInterval(() => {
+    if (!treeView.visible) return;
+    const live = store.list().some((r) => !['Used', 'Canceled', 'Expired'].includes(observer.stateOf(r).state));
+    if (live) void tree.refresh();
+  }, 10_000);
+  disposables.push({ dispose: () => clearInterval(timer) });
   void tree.refresh();
   return {
     api: {
