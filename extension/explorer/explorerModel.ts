@@ -269,6 +269,9 @@ export class ExplorerModel {
     }
     for (const section of state.open) {
       if (section === 'token') continue;
+      // A public endpoint's 403 on receipts does not change from tick to tick: ask again only on a
+      // full refresh (the Refresh command, switching the tag, expanding again).
+      if (section === 'receipts' && !full && state.receipts?.ok === false && state.receipts.needsDedicated) continue;
       await this.loadSection(endpoint, state, section, signal);
     }
     return { ok: true };
