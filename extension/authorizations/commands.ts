@@ -136,6 +136,27 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 const title = (step: number, steps: number): string => `Draft Authorization (${step}/${steps})`;
 const RECEIPT_TIMEOUT_MS = 30_000;
 
+/**
+ * The prompts the commands use: VS Code's own by default. The in-VS-Code tests swap in scripted
+ * answers to walk the interactive path (the same code, only the UI primitive replaced).
+ */
+export interface Prompts {
+  quickPick<T extends vscode.QuickPickItem>(items: T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
+  inputBox(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  /** A modal warning with one action; true when the user chose it. */
+  confirm(message: string, action: string): Thenable<boolean>;
+  saveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
+  openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
+}
+
+export const vscodePrompts: Prompts = {
+  quickPick: (items, options) => vscode.window.showQuickPick(items, options),
+  inputBox: (options) => vscode.window.showInputBox(options),
+  confirm: async (message, action) => (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action,
+  saveDialog: (options) => vscode.window.showSaveDialog(options),
+  openDialog: (options) => vscode.window.showOpenDialog(options),
+};
+
 /** Thrown when the user dismisses a prompt: nothing happens and nothing is reported. */
 class Dismissed extends Error {}
 
@@ -147,6 +168,8 @@ function answered<T>(value: T | undefined): T {
 export class AuthorizationCommands {
   /** The last error a command reported (tests read it; users see it as a message). */
   lastError: string | undefined;
+  /** The prompts (VS Code's; replaceable by tests). */
+  ui: Prompts = vscodePrompts;
 
   constructor(private readonly deps: AuthorizationCommandDeps) {}
 
@@ -210,7 +233,7 @@ export class AuthorizationCommands {
       await this.deps.tree.refresh();
       const candidates = this.deps.store.list().filter((r) => !refusal(action, this.deps.tree.observer.stateOf(r).state));
       if (candidates.length === 0) throw new InputError(`no authorization can be used for ${action} now`);
-      const pick = answered(await vscode.window.showQuickPick(candidates.map((r) => ({
+      const pick = answered(await this.ui.quickPick(candidates.map((r) => ({
         label: r.orderId ? `Order ${r.orderId}` : summary(r),
         description: this.deps.tree.observer.stateOf(r).state,
         detail: `${summary(r)} · nonce ${r.authorization.nonce.slice(0, 18)}…`,
@@ -242,9 +265,9 @@ export class AuthorizationCommands {
     const accounts = (await this.knownAccounts(chain)).filter((a) => a.address !== exclude);
     const enter = { label: '$(edit) Enter an address…', address: '' };
     const items = [...accounts.map((a, i) => ({ label: a.address, description: `${a.where}${i === 0 ? '' : ''}`, address: a.address })), enter];
-    const pick = answered(await vscode.window.showQuickPick(items, { title: title(step, steps), placeHolder: what, ignoreFocusOut: true }));
+    const pick = answered(await this.ui.quickPick(items, { title: title(step, steps), placeHolder: what, ignoreFocusOut: true }));
     if (pick.address) return pick.address;
-    return answered(await vscode.window.showInputBox({
+    return answered(await this.ui.inputBox({
       title: title(step, steps), prompt: what, placeHolder: '0x…', ignoreFocusOut: true,
       validateInput: (v) => { try { parseAddress(v, what); return undefined; } catch (e) { return (e as Error).message; } },
     }));
@@ -261,7 +284,7 @@ export class AuthorizationCommands {
     const local = await this.deps.store.localKey(address);
     let kind = choice ?? (onEndpoint ? 'endpoint' : local ? 'local key' : undefined);
     if (!kind) {
-      const pick = answered(await vscode.window.showQuickPick([
+      const pick = answered(await this.ui.quickPick([
         { label: 'Enter the private key…', description: `kept in the secret storage for ${address}`, choice: 'local key' as const },
       ], { placeHolder: `The endpoint does not hold the ${role}'s account ${address}` }));
       kind = pick.choice;
@@ -272,7 +295,7 @@ export class AuthorizationCommands {
     }
     let key = await this.deps.store.localKey(address);
     if (!key) {
-      const entered = answered(await vscode.window.showInputBox({
+      const entered = answered(await this.ui.inputBox({
         title: `Private key of the ${role} ${address}`, prompt: 'Kept in the secret storage only', password: true, ignoreFocusOut: true,
       }));
       const added = await this.deps.store.addLocalKey(entered);
@@ -314,14 +337,14 @@ export class AuthorizationCommands {
     if (!endpointId) {
       const endpoints = this.deps.registry.list();
       if (endpoints.length === 0) throw new InputError('no endpoint: start the mock node or add an endpoint first');
-      const pick = answered(await vscode.window.showQuickPick(endpoints.map((e) => ({ label: e.name, description: e.displayUrl, id: e.id })),
+      const pick = answered(await this.ui.quickPick(endpoints.map((e) => ({ label: e.name, description: e.displayUrl, id: e.id })),
         { title: title(1, steps), placeHolder: 'Endpoint (the chain the authorization is for)', ignoreFocusOut: true }));
       endpointId = pick.id;
     }
     const endpoint = this.endpoint(endpointId);
     const defaultToken = endpoint.tokenAddress ?? readSettings().tokenAddress;
     const tokenText = args.token ?? (interactive
-      ? answered(await vscode.window.showInputBox({
+      ? answered(await this.ui.inputBox({
         title: title(2, steps), prompt: 'Token address (EIP-3009)', value: defaultToken, ignoreFocusOut: true,
         validateInput: (v) => { try { parseAddress(v, 'token address'); return undefined; } catch (e) { return (e as Error).message; } },
       }))
@@ -333,7 +356,7 @@ export class AuthorizationCommands {
     const merchant = args.merchant ?? (interactive ? await this.pickAccount(chain, 4, steps, 'Merchant (the only party that may capture)', getAddress(payer)) : undefined);
     if (merchant === undefined) throw new InputError('merchant is missing');
     const amount = args.amount ?? (interactive
-      ? answered(await vscode.window.showInputBox({
+      ? answered(await this.ui.inputBox({
         title: title(5, steps), prompt: 'Amount in token units (6 decimals)', placeHolder: '12.50', ignoreFocusOut: true,
         validateInput: (v) => { try { parseTokenAmount(v); return undefined; } catch (e) { return (e as Error).message; } },
       }))
@@ -345,12 +368,12 @@ export class AuthorizationCommands {
     if (args.validAfter !== undefined || args.validBefore !== undefined) {
       window = { validAfter: args.validAfter ?? window.validAfter, validBefore: args.validBefore ?? window.validBefore };
     } else if (interactive) {
-      const pick = answered(await vscode.window.showQuickPick([
+      const pick = answered(await this.ui.quickPick([
         { label: 'Default window', description: '60 s before now to 15 min after (block time)', custom: false },
         { label: 'Custom window…', description: 'minutes before and after now', custom: true },
       ], { title: title(6, steps), placeHolder: 'Validity window', ignoreFocusOut: true }));
       if (pick.custom) {
-        const minutes = (prompt: string, value: string): Thenable<string | undefined> => vscode.window.showInputBox({
+        const minutes = (prompt: string, value: string): Thenable<string | undefined> => this.ui.inputBox({
           title: title(6, steps), prompt, value, ignoreFocusOut: true,
           validateInput: (v) => (/^\d+(\.\d+)?$/.test(v.trim()) ? undefined : 'a number of minutes'),
         });
@@ -362,7 +385,7 @@ export class AuthorizationCommands {
     let route = args.route;
     if (!route) {
       route = interactive
-        ? answered(await vscode.window.showQuickPick([
+        ? answered(await this.ui.quickPick([
           { label: 'receiveWithAuthorization', description: 'default: only the merchant can capture; the payer signs ReceiveWithAuthorization', route: 'receiveWithAuthorization' as const },
           { label: 'transferWithAuthorization', description: 'anyone can relay the capture; the payer signs TransferWithAuthorization', route: 'transferWithAuthorization' as const },
         ], { title: title(7, steps), placeHolder: 'Capture route (decides the typed data the payer signs)', ignoreFocusOut: true })).route
@@ -411,7 +434,7 @@ export class AuthorizationCommands {
     const { record } = await this.target(arg, 'store');
     const args = arg && 'key' in arg && !('kind' in arg) ? arg as StoreArgs : undefined;
     const taken = (id: string): boolean => this.deps.store.list().some((r) => r.key !== record.key && r.orderId === id);
-    const orderId = (args?.orderId ?? answered(await vscode.window.showInputBox({
+    const orderId = (args?.orderId ?? answered(await this.ui.inputBox({
       title: 'Store Authorization', prompt: 'Order id this payment is for', ignoreFocusOut: true,
       validateInput: (v) => (!v.trim() ? 'an order id' : taken(v.trim()) ? 'another authorization is stored for that order' : undefined),
     }))).trim();
@@ -466,8 +489,7 @@ export class AuthorizationCommands {
     const dryRun = await chain.dryRun(data, a.to);
     if (!dryRun.ok && !args?.force) {
       if (args) throw new InputError(`the dry run of ${record.route} reverts: ${dryRun.reason}; nothing was sent`);
-      const go = await vscode.window.showWarningMessage(`The dry run of ${record.route} reverts: ${dryRun.reason}. Submit anyway? The transaction will fail and cost gas.`, { modal: true }, 'Submit anyway');
-      if (go !== 'Submit anyway') throw new Dismissed();
+      if (!(await this.ui.confirm(`The dry run of ${record.route} reverts: ${dryRun.reason}. Submit anyway? The transaction will fail and cost gas.`, 'Submit anyway'))) throw new Dismissed();
     }
     const sender = await this.signerFor(chain, a.to, args?.sender, 'merchant');
     const hash = await this.send(chain, sender, a.to, data, dryRun.ok ? undefined : 200_000n);
@@ -501,10 +523,7 @@ export class AuthorizationCommands {
     const a = record.authorization;
     const chain = this.chain(record);
     if (!args) {
-      const go = await vscode.window.showWarningMessage(
-        `Cancel the authorization${record.orderId ? ` for order ${record.orderId}` : ''} onchain? The payer ${a.from} signs a cancellation and the merchant relays it; the nonce is then consumed for good.`,
-        { modal: true }, 'Cancel onchain');
-      if (go !== 'Cancel onchain') throw new Dismissed();
+      if (!(await this.ui.confirm(`Cancel the authorization${record.orderId ? ` for order ${record.orderId}` : ''} onchain? The payer ${a.from} signs a cancellation and the merchant relays it; the nonce is then consumed for good.`, 'Cancel onchain'))) throw new Dismissed();
     }
     const domain = await chain.domain();
     const payerSigner = await this.signerFor(chain, a.from, args?.payerSigner, 'payer');
@@ -533,10 +552,7 @@ export class AuthorizationCommands {
     const { record } = await this.target(arg, 'void');
     const args = arg && 'key' in arg && !('kind' in arg) ? arg : undefined;
     if (!args) {
-      const go = await vscode.window.showWarningMessage(
-        'Void this authorization in your own records? It will never be submitted, but the nonce stays unused onchain until it expires or the payer cancels it.',
-        { modal: true }, 'Void offchain');
-      if (go !== 'Void offchain') throw new Dismissed();
+      if (!(await this.ui.confirm('Void this authorization in your own records? It will never be submitted, but the nonce stays unused onchain until it expires or the payer cancels it.', 'Void offchain'))) throw new Dismissed();
     }
     await this.deps.store.put({ ...record, voided: true });
     this.deps.output.info(`authorization voided offchain${record.orderId ? ` (order ${record.orderId})` : ''}; nonce ${record.authorization.nonce} stays unused onchain`);
@@ -552,14 +568,13 @@ export class AuthorizationCommands {
     const signature = await this.deps.store.signature(record.key);
     if (!signature) throw new InputError('the signature is missing from the secret storage');
     if (!args?.confirmed) {
-      const go = await vscode.window.showWarningMessage('The exported file holds the signature, a payment credential: anyone with it can capture the payment. Export?', { modal: true }, 'Export with signature');
-      if (go !== 'Export with signature') throw new Dismissed();
+      if (!(await this.ui.confirm('The exported file holds the signature, a payment credential: anyone with it can capture the payment. Export?', 'Export with signature'))) throw new Dismissed();
     }
     let target = args?.path;
     if (!target) {
       const base = vscode.workspace.workspaceFolders?.[0]?.uri;
       const name = `${record.orderId ?? record.authorization.nonce.slice(2, 14)}.authorization.json`;
-      const uri = answered(await vscode.window.showSaveDialog({
+      const uri = answered(await this.ui.saveDialog({
         title: 'Export Authorization', filters: { 'Authorization JSON': ['json'] },
         ...(base ? { defaultUri: vscode.Uri.joinPath(base, name) } : {}),
       }));
@@ -574,7 +589,7 @@ export class AuthorizationCommands {
   async importOne(args: ImportArgs = {}): Promise<string> {
     let json = args.json;
     if (json === undefined) {
-      const [uri] = answered(await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Authorization JSON': ['json'] }, title: 'Import Authorization' }));
+      const [uri] = answered(await this.ui.openDialog({ canSelectMany: false, filters: { 'Authorization JSON': ['json'] }, title: 'Import Authorization' }));
       json = await fs.readFile(uri.fsPath, 'utf8');
     }
     const parsed = parseImport(typeof json === 'string' ? safeJson(json) : json);
@@ -582,7 +597,7 @@ export class AuthorizationCommands {
     if (!endpointId) {
       const endpoints = this.deps.registry.list();
       if (endpoints.length === 0) throw new InputError('no endpoint: start the mock node or add an endpoint first');
-      endpointId = answered(await vscode.window.showQuickPick(endpoints.map((e) => ({ label: e.name, description: e.displayUrl, id: e.id })), { placeHolder: 'Endpoint the authorization is for' })).id;
+      endpointId = answered(await this.ui.quickPick(endpoints.map((e) => ({ label: e.name, description: e.displayUrl, id: e.id })), { placeHolder: 'Endpoint the authorization is for' })).id;
     }
     const endpoint = this.endpoint(endpointId);
     const token = parsed.domain?.verifyingContract ?? endpoint.tokenAddress;
@@ -615,15 +630,14 @@ export class AuthorizationCommands {
   async deleteOne(arg?: AuthorizationNode | KeyArgs): Promise<string> {
     const { record } = await this.target(arg, 'delete');
     if (!(arg && 'key' in arg && !('kind' in arg))) {
-      const go = await vscode.window.showWarningMessage('Remove this authorization and its signature from this workspace?', { modal: true }, 'Remove');
-      if (go !== 'Remove') throw new Dismissed();
+      if (!(await this.ui.confirm('Remove this authorization and its signature from this workspace?', 'Remove'))) throw new Dismissed();
     }
     await this.deps.store.delete(record.key);
     return record.key;
   }
 
   async addLocalKey(privateKey?: string): Promise<string> {
-    const key = privateKey ?? answered(await vscode.window.showInputBox({
+    const key = privateKey ?? answered(await this.ui.inputBox({
       title: 'Add Local Signing Key', prompt: 'Private key (kept in the secret storage only; use test keys)', password: true, ignoreFocusOut: true,
     }));
     const address = await this.deps.store.addLocalKey(key);
@@ -633,7 +647,7 @@ export class AuthorizationCommands {
 
   async removeLocalKey(address?: string): Promise<string> {
     const known = this.deps.store.localKeyAddresses();
-    const chosen = address ?? answered(await vscode.window.showQuickPick(known, { placeHolder: 'Local signing key to remove' }));
+    const chosen = address ?? answered(await this.ui.quickPick(known.map((label) => ({ label })), { placeHolder: 'Local signing key to remove' })).label;
     if (!known.some((a) => a.toLowerCase() === chosen.toLowerCase())) throw new InputError(`no local key for ${chosen}`);
     await this.deps.store.removeLocalKey(chosen);
     this.deps.output.info(`local signing key for ${chosen} removed`);

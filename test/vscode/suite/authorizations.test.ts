@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Interface } from 'ethers';
 import type { ChainExplorerApi } from '../../../extension/main';
-import type { CommandOutcome, InspectResult } from '../../../extension/authorizations/commands';
+import { vscodePrompts, type CommandOutcome, type InspectResult, type Prompts } from '../../../extension/authorizations/commands';
 import type { ExportedAuthorization, LifecycleState } from '../../../extension/authorizations/model';
 import type { AuthorizationNode } from '../../../extension/authorizations/view';
 import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/abi';
@@ -20,6 +20,44 @@ import { api, rpc, waitFor } from './helpers';
 const token = new Interface(STABLE_TOKEN_ABI);
 const ENDPOINT = 'ep:mock:public';
 const run = <T>(id: string, arg?: unknown): Thenable<T> => vscode.commands.executeCommand<T>(`chainExplorer.authorizations.${id}`, arg);
+
+
+/** One scripted answer: which prompt is expected (by kind and a pattern over its title/placeholder/prompt) and the answer. */
+interface Step {
+  kind: 'quickPick' | 'inputBox' | 'confirm';
+  expect: RegExp;
+  answer: (items: readonly vscode.QuickPickItem[], options: vscode.InputBoxOptions & vscode.QuickPickOptions) => unknown;
+}
+
+/** Prompts answered from a script, in order; a prompt the script does not expect fails the test. */
+function scripted(steps: Step[]): Prompts & { remaining: () => number; problems: string[] } {
+  const problems: string[] = [];
+  const next = (kind: Step['kind'], text: string): Step | undefined => {
+    const step = steps.shift();
+    if (!step || step.kind !== kind || !step.expect.test(text)) {
+      problems.push(`unexpected ${kind} "${text}" (expected ${step ? `${step.kind} ${step.expect}` : 'no more prompts'})`);
+      return undefined;
+    }
+    return step;
+  };
+  const describe = (o: vscode.InputBoxOptions & vscode.QuickPickOptions): string => [o.title, o.placeHolder, o.prompt].filter(Boolean).join(' | ');
+  return {
+    problems,
+    remaining: () => steps.length,
+    quickPick: async <T extends vscode.QuickPickItem>(items: T[], options: vscode.QuickPickOptions) =>
+      next('quickPick', describe(options))?.answer(items, options) as T | undefined,
+    inputBox: async (options: vscode.InputBoxOptions) => next('inputBox', describe(options))?.answer([], options) as string | undefined,
+    confirm: async (message: string) => Boolean(next('confirm', message)?.answer([], {})),
+    saveDialog: async () => undefined,
+    openDialog: async () => undefined,
+  };
+}
+
+const pick = (label: string | RegExp) => (items: readonly vscode.QuickPickItem[]): vscode.QuickPickItem => {
+  const found = items.find((i) => (typeof label === 'string' ? i.label === label : label.test(i.label)));
+  if (!found) throw new Error(`no item ${label} in ${items.map((i) => i.label).join(', ')}`);
+  return found;
+};
 
 describe('Authorizations view with the mock node', function () {
   this.timeout(120_000);
@@ -252,5 +290,84 @@ describe('Authorizations view with the mock node', function () {
     const groups = await viewGroups();
     assert.ok(groups.get('Voided offchain')!.keys.includes(key));
     assert.ok(groups.get('Signed')!.keys.includes(second));
+  });
+
+  it('the interactive path: Draft asks seven steps with the defaults, then the view node drives Sign, Store and Capture', async () => {
+    const steps: Step[] = [
+      { kind: 'quickPick', expect: /Draft Authorization \(1\/7\) \| Endpoint/, answer: pick('Mock node (public)') },
+      {
+        kind: 'inputBox', expect: /\(2\/7\) \| Token address/,
+        answer: (_items, options) => { assert.equal(options.value, tokenAddress, "defaults to the mock node's token"); return options.value; },
+      },
+      {
+        kind: 'quickPick', expect: /\(3\/7\) \| Payer/,
+        answer: (items) => { assert.ok(items.some((i) => i.description === 'endpoint account')); return pick(payer)(items); },
+      },
+      {
+        kind: 'quickPick', expect: /\(4\/7\) \| Merchant/,
+        answer: (items) => { assert.ok(!items.some((i) => i.label === payer), 'the payer is not offered as merchant'); return pick(merchant)(items); },
+      },
+      {
+        kind: 'inputBox', expect: /\(5\/7\) .*Amount in token units \(6 decimals\)/,
+        answer: (_items, options) => {
+          assert.match(String(options.validateInput?.('1.0000001')), /more than 6 decimals/);
+          assert.equal(options.validateInput?.('4.2'), undefined);
+          return '4.2';
+        },
+      },
+      { kind: 'quickPick', expect: /\(6\/7\) \| Validity window/, answer: pick('Default window') },
+      {
+        kind: 'quickPick', expect: /\(7\/7\) \| Capture route/,
+        answer: (items) => { assert.equal(items[0].label, 'receiveWithAuthorization', 'the default route comes first'); return items[0]; },
+      },
+    ];
+    const ui = scripted(steps);
+    const commands = explorer.authorizations.commands;
+    commands.ui = ui;
+    try {
+      const key = await run<string>('draft');
+      assert.deepEqual(ui.problems, []);
+      assert.ok(key, commands.lastError);
+      assert.equal(ui.remaining(), 0);
+      assert.equal(explorer.authorizations.store.get(key)!.authorization.value, '4200000');
+      const nodeOf = async (state: LifecycleState): Promise<AuthorizationNode> => {
+        const group = explorer.authorizations.tree.getChildren().find((g) => g.kind === 'group' && g.state === state)!;
+        const node = explorer.authorizations.tree.getChildren(group).find((n) => n.kind === 'authorization' && n.key === key);
+        assert.ok(node, `the view shows ${key} under ${state}`);
+        return node;
+      };
+      // The context menu passes the view's node: the endpoint holds the payer, so Sign asks nothing.
+      assert.equal((await run<CommandOutcome>('sign', await nodeOf('Drafted')))?.state?.state, 'Signed', commands.lastError);
+      // A dismissed prompt changes nothing.
+      steps.push({ kind: 'inputBox', expect: /Order id/, answer: () => undefined });
+      assert.equal(await run('store', await nodeOf('Signed')), undefined);
+      assert.equal(commands.lastError, undefined, 'dismissing is not an error');
+      await expectState(key, 'Signed');
+      steps.push({ kind: 'inputBox', expect: /Order id/, answer: () => 'order-ui-1' });
+      assert.equal((await run<CommandOutcome>('store', await nodeOf('Signed')))?.state?.state, 'Stored');
+      const captured = await run<CommandOutcome>('capture', await nodeOf('Stored'));
+      assert.equal(captured?.tx?.status, 'success', commands.lastError);
+      await expectState(key, 'Used');
+      assert.deepEqual(ui.problems, []);
+      assert.equal(ui.remaining(), 0);
+    } finally {
+      commands.ui = vscodePrompts;
+    }
+  });
+
+  it('Stored → Expired when the chain clock passes validBefore; the dry run then gives the token reason', async () => {
+    const key = await run<string>('draft', { endpointId: ENDPOINT, payer, merchant, amount: '1.5' });
+    await run('sign', { key });
+    await run('store', { key, orderId: 'order-1004' });
+    await expectState(key, 'Stored');
+    await rpc(url, 'evm_increaseTime', [3600]);
+    await rpc(url, 'evm_mine', []);
+    await waitFor('Expired', async () => (await explorer.authorizations.groups()).Expired.includes(key));
+    await expectState(key, 'Expired');
+    const inspected = await run<InspectResult>('inspect', { key, show: false });
+    assert.equal(inspected.inspection.checks.find((c) => c.id === 'dryRun')?.detail, 'reverts: FiatTokenV2: authorization is expired');
+    assert.equal(await consumed(payer, nonceOf(key)), false, 'expiry changes nothing onchain');
+    assert.equal(await run('cancel', { key }), undefined);
+    assert.match(explorer.authorizations.commands.lastError ?? '', /only an unused authorization that has not expired can be canceled \(it is Expired\)/);
   });
 });
