@@ -126,8 +126,11 @@ export class AuthorizationChain {
     }
   }
 
-  /** Which of the token's events consumed the nonce, searched over the last `span` blocks. */
-  async consumedBy(payer: string, nonce: string, span = 1999): Promise<'capture' | 'cancel' | undefined> {
+  /**
+   * Which of the token's events consumed the nonce, searched from `span` blocks back through
+   * pending (kept under the public endpoints' 2,000-block getLogs range).
+   */
+  async consumedBy(payer: string, nonce: string, span = 1900): Promise<'capture' | 'cancel' | undefined> {
     const head = Number(BigInt(await this.client.call<string>('eth_blockNumber')));
     const topicPayer = `0x${payer.toLowerCase().slice(2).padStart(64, '0')}`;
     const logs = await this.client.call<{ topics: string[] }[]>('eth_getLogs', [{
