@@ -117,8 +117,9 @@ export class InspectorDocuments implements vscode.TextDocumentContentProvider {
     return this.contents.get(uri.toString()) ?? '_Run Chain: Inspect Authorization again._\n';
   }
 
-  async show(key: string, markdown: string): Promise<vscode.TextDocument> {
-    const uri = vscode.Uri.from({ scheme: INSPECTOR_SCHEME, path: `/${key.replace(/[^0-9a-zx]/gi, '-').slice(0, 60)}.md` });
+  /** Opens (or updates) the document named after the order, or the nonce for one not stored yet. */
+  async show(name: string, markdown: string): Promise<vscode.TextDocument> {
+    const uri = vscode.Uri.from({ scheme: INSPECTOR_SCHEME, path: `/${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}.md` });
     this.contents.set(uri.toString(), markdown);
     this.changed.fire(uri);
     const document = await vscode.workspace.openTextDocument(uri);
@@ -238,7 +239,7 @@ export class AuthorizationCommands {
         description: this.deps.tree.observer.stateOf(r).state,
         detail: `${summary(r)} · nonce ${r.authorization.nonce.slice(0, 18)}…`,
         key: r.key,
-      })), { placeHolder: `Authorization to ${action}` }));
+      })), { title: `${action[0].toUpperCase()}${action.slice(1)} Authorization`, placeHolder: `Authorization to ${action}` }));
       key = pick.key;
     }
     const record = this.deps.store.get(key);
@@ -471,7 +472,8 @@ export class AuthorizationCommands {
     input.state = this.deps.tree.observer.stateOf(record);
     const inspection = inspect(input);
     const markdown = inspectionMarkdown(input, inspection);
-    if (args?.show !== false) await this.deps.documents.show(record.key, markdown);
+    const docName = `authorization-${record.orderId ? `order-${record.orderId}` : record.authorization.nonce.slice(0, 10)}`;
+    if (args?.show !== false) await this.deps.documents.show(docName, markdown);
     return { inspection, state: input.state, markdown };
   }
 

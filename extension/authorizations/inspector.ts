@@ -203,7 +203,8 @@ export function inspect(input: InspectionInput): Inspection {
   return { checks, capturable, verdict, recovered };
 }
 
-const MARK: Record<CheckStatus, string> = { pass: '✅', fail: '❌', warn: '⚠️', info: 'ℹ️' };
+// Words, not emoji: the document is read as text (and some fonts have no emoji).
+const MARK: Record<CheckStatus, string> = { pass: 'pass', fail: '**FAIL**', warn: 'warn', info: 'info' };
 
 /** The inspector's read-only markdown document. The signature itself is never shown. */
 export function inspectionMarkdown(input: InspectionInput, result: Inspection): string {
@@ -214,7 +215,7 @@ export function inspectionMarkdown(input: InspectionInput, result: Inspection): 
   lines.push('');
   if (input.state) lines.push(`**State:** ${input.state.state} (${input.state.note})`, '');
   lines.push(`**Verdict:** ${result.verdict}`, '');
-  lines.push('## Checks', '', '| | check | detail |', '|---|---|---|');
+  lines.push('## Checks', '', '| result | check | detail |', '|---|---|---|');
   for (const c of result.checks) lines.push(`| ${MARK[c.status]} | ${c.label} | ${c.detail.replace(/\|/g, '\\|')} |`);
   lines.push('', '## Fields', '', '| field | value | decoded |', '|---|---|---|');
   lines.push(`| from (payer) | \`${a.from}\` | signs |`);

@@ -1,5 +1,5 @@
 // The Authorizations view: one group per lifecycle state (all seven, so the lifecycle reads top
-// to bottom), each authorization under the state derived live from the chain, the clock and the
+// to bottom; none while the list is empty, so the welcome shows), each authorization under the state derived live from the chain, the clock and the
 // local void flag. Refreshed after every command and on demand.
 import * as vscode from 'vscode';
 import { RpcClient } from '../rpc/client';
@@ -126,7 +126,8 @@ export class AuthorizationsTreeProvider implements vscode.TreeDataProvider<Autho
     if (node.kind === 'group') {
       const count = this.observer.groups()[node.state].length;
       const item = new vscode.TreeItem(node.state, count > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-      item.id = `group:${node.state}`;
+      // The id changes when a group fills or empties, so a group that gains its first item opens.
+      item.id = `group:${node.state}:${count > 0 ? 'items' : 'empty'}`;
       item.description = String(count);
       item.iconPath = new vscode.ThemeIcon(GROUP_ICONS[node.state]);
       item.contextValue = 'authorizationGroup';
@@ -154,7 +155,8 @@ export class AuthorizationsTreeProvider implements vscode.TreeDataProvider<Autho
   }
 
   getChildren(node?: AuthorizationNode): AuthorizationNode[] {
-    if (!node) return LIFECYCLE_STATES.map((state) => this.groupNodes.get(state)!);
+    // No authorization yet: no groups, so VS Code shows the view's welcome (Draft, Import).
+    if (!node) return this.store.list().length === 0 ? [] : LIFECYCLE_STATES.map((state) => this.groupNodes.get(state)!);
     if (node.kind === 'authorization') return [];
     const records = this.store.list().filter((r) => this.observer.stateOf(r).state === node.state);
     records.sort((x, y) => y.createdAt - x.createdAt);

@@ -111,10 +111,16 @@ describe('Authorizations view with the mock node', function () {
     await vscode.commands.executeCommand('chainExplorer.stopMockNode');
   });
 
-  it('shows the seven lifecycle groups in the Chain container', async () => {
+  it('shows its welcome (no groups) while empty, and the seven lifecycle groups once there is an authorization', async () => {
     assert.equal(explorer.authorizations.treeView.visible, true, 'the Authorizations view is open');
+    assert.equal(explorer.authorizations.store.list().length, 0, 'a fresh workspace');
+    assert.deepEqual(explorer.authorizations.tree.getChildren(), [], 'no groups: VS Code shows the welcome');
+    const key = await run<string>('draft', { endpointId: ENDPOINT, payer, merchant, amount: '0.01' });
     const groups = await viewGroups();
     assert.deepEqual([...groups.keys()], ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Voided offchain', 'Expired']);
+    assert.deepEqual(groups.get('Drafted'), { count: '1', keys: [key] });
+    assert.equal(await run('delete', { key }), key, 'a draft can be removed');
+    assert.equal(explorer.authorizations.store.get(key), undefined);
   });
 
   it('rejects bad input with a clear error and changes nothing', async () => {
