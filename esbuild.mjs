@@ -21,6 +21,8 @@ const builds = [
   { ...common, entryPoints: ['mock-node/cli.ts'], outfile: 'dist/mock-node.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['mock-node/index.ts'], outfile: 'dist/mock-node-lib.js' },
   { ...common, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The language server: its own process (started by extension/language/client.ts over IPC), never imports vscode.
+  { ...common, entryPoints: ['extension/language/server/server.ts'], outfile: 'dist/languageServer.js' },
 ];
 
 if (watch) {

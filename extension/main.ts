@@ -5,6 +5,7 @@ import { activateAuthorizations, type AuthorizationsApi } from './authorizations
 import { ExplorerModel } from './explorer/explorerModel';
 import { registerExplorerCommands } from './explorer/explorerCommands';
 import { JSON_SCHEME, JsonDocuments } from './explorer/jsonDocuments';
+import { registerLanguageFeatures, type LanguageFeaturesApi } from './language/client';
 import { PendingToggle } from './explorer/pendingToggle';
 import { Poller } from './explorer/poller';
 import { ExplorerTreeProvider, type ExplorerNode } from './explorer/treeProvider';
@@ -27,6 +28,8 @@ export interface ChainExplorerApi {
   activationMs: number;
   /** The Authorizations view, its store and commands. */
   authorizations: AuthorizationsApi;
+  /** The language client (started when a .jsonrpc or .authorization.json document opens) and Send. */
+  language: LanguageFeaturesApi;
   statusBarText(): string | undefined;
 }
 
@@ -43,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const mockNode = new MockNodeService(registry, output, context.extensionPath);
   const json = new JsonDocuments();
   const authorizations = activateAuthorizations(context, registry, output);
+  const language = registerLanguageFeatures({ context, registry, json, output });
 
   const updateStatus = (): void => {
     const status = model.statusText();
@@ -73,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
     ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
     ...registerMockNodeCommands(mockNode),
     ...authorizations.disposables,
+    ...language.disposables,
     vscode.commands.registerCommand('chainExplorer.showVersion', () => {
       void vscode.window.showInformationMessage(`Chain RPC Explorer ${String(context.extension.packageJSON.version)}`);
     }),
@@ -115,7 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const activationMs = performance.now() - started;
   output.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
-    model, tree, treeView, poller, pending, mockNode, registry, activationMs, authorizations: authorizations.api,
+    model, tree, treeView, poller, pending, mockNode, registry, activationMs, authorizations: authorizations.api, language: language.api,
     statusBarText: () => (registry.list().length > 0 ? pending.statusBar.text : undefined),
   };
 }

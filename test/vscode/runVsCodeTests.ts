@@ -19,8 +19,8 @@ export interface SuiteResult {
 }
 
 /**
- * Builds dist/extension.js and the mock node library it loads (dist/mock-node-lib.js) the way
- * esbuild.mjs does, so `npm run test:vscode` tests current code.
+ * Builds dist/extension.js, the mock node library it loads (dist/mock-node-lib.js) and the language
+ * server it starts (dist/languageServer.js) the way esbuild.mjs does, so `npm run test:vscode` tests current code.
  */
 async function buildExtension(): Promise<void> {
   const common: esbuild.BuildOptions = {
@@ -29,6 +29,7 @@ async function buildExtension(): Promise<void> {
   await Promise.all([
     esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'extension', 'main.ts')], outfile: path.join(repoRoot, 'dist', 'extension.js'), external: ['vscode'] }),
     esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'mock-node', 'index.ts')], outfile: path.join(repoRoot, 'dist', 'mock-node-lib.js') }),
+    esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'extension', 'language', 'server', 'server.ts')], outfile: path.join(repoRoot, 'dist', 'languageServer.js') }),
   ]);
 }
 

@@ -1,0 +1,280 @@
+// The language features on the extension side: starts the language server (dist/languageServer.js)
+// with vscode-languageclient over Node IPC the first time a `.jsonrpc` or `.authorization.json`
+// document is open (never at activation), tells it which endpoints exist (names and profiles, no
+// URLs), and runs the "Send" code lens: the request (or batch) goes through extension/rpc's
+// client to the endpoint the file names (`// @endpoint`), else the one picked for that document
+// (remembered in the workspace state), and the reply opens as a read-only JSON document.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+// Types only: vscode-languageclient (about 1 MB of code) loads when the client starts, not at activation.
+import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { getNodeValue } from 'jsonc-parser';
+import type { JsonDocuments } from '../explorer/jsonDocuments';
+import { RpcClient } from '../rpc/client';
+import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
+import { maskUrl } from '../rpc/endpointUrl';
+import { HttpStatusError, JsonRpcError, describeRpcError } from '../rpc/errors';
+import { readSettings } from '../settings';
+import { parseRpcDocument, segmentAt, type ParsedRpcDocument } from './server/document';
+import {
+  AUTHORIZATION_LANGUAGE_ID, DOCUMENT_ENDPOINTS_NOTIFICATION, ENDPOINTS_NOTIFICATION, RPC_LANGUAGE_ID, SEND_COMMAND,
+  type KnownEndpoint, type Profile,
+} from './server/protocol';
+
+export const CHOOSE_ENDPOINT_COMMAND = 'chainExplorer.language.chooseEndpoint';
+const LANGUAGE_IDS = [RPC_LANGUAGE_ID, AUTHORIZATION_LANGUAGE_ID];
+const CHOICES_KEY = 'chainExplorer.language.documentEndpoints';
+
+/** What Send did: for the in-VS-Code tests and for callers of the command. */
+export interface SendResult {
+  endpoint: string;
+  /** The JSON-RPC response (an array for a batch), or an `{ httpStatus, error }` object. */
+  response: unknown;
+  /** The reply document. */
+  uri: string;
+}
+
+export interface LanguageFeaturesApi {
+  /** Whether the language client was started (it starts when a language document opens). */
+  readonly started: boolean;
+  /** Resolves once the client runs (starting it if needed). */
+  whenReady(): Promise<void>;
+  /** The endpoint id remembered for a document. */
+  endpointFor(uri: vscode.Uri): string | undefined;
+  rememberEndpoint(uri: vscode.Uri, endpointId: string | undefined): Promise<void>;
+}
+
+/** The profile of an endpoint, when known: the mock node's two, or a /dedicated/ URL path. */
+export function endpointProfile(endpoint: Endpoint): Profile | undefined {
+  if (endpoint.id === 'ep:mock:public') return 'public';
+  if (endpoint.id === 'ep:mock:dedicated') return 'dedicated';
+  try {
+    return /\/dedicated\//.test(new URL(endpoint.url).pathname) ? 'dedicated' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request values a Send sends: a segment (single or batch), or one element of a batch. */
+export function payloadOf(doc: ParsedRpcDocument, segmentIndex: number, element?: number): unknown {
+  const segment = doc.segments[segmentIndex];
+  if (!segment?.root) return undefined;
+  if (element !== undefined) {
+    const node = segment.root.children?.[element];
+    return node ? getNodeValue(node) : undefined;
+  }
+  return getNodeValue(segment.root);
+}
+
+interface Deps {
+  context: vscode.ExtensionContext;
+  registry: EndpointRegistry;
+  json: JsonDocuments;
+  output: vscode.LogOutputChannel;
+}
+
+class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
+  private client: LanguageClient | undefined;
+  private starting: Promise<void> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: Deps) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((document) => this.maybeStart(document)),
+      deps.registry.onDidChange(() => this.pushEndpoints()),
+    );
+    for (const document of vscode.workspace.textDocuments) this.maybeStart(document);
+  }
+
+  get started(): boolean {
+    return this.client !== undefined;
+  }
+
+  private maybeStart(document: vscode.TextDocument): void {
+    if (LANGUAGE_IDS.includes(document.languageId) && !this.starting) void this.whenReady().catch(() => undefined);
+  }
+
+  whenReady(): Promise<void> {
+    this.starting ??= this.start().catch((error: unknown) => {
+      this.deps.output.error(`language server failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      this.starting = undefined;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<void> {
+    const { LanguageClient, TransportKind } = await import('vscode-languageclient/node');
+    const module = path.join(this.deps.context.extensionPath, 'dist', 'languageServer.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: LANGUAGE_IDS.map((language) => ({ language })),
+      outputChannel: this.deps.output,
+    };
+    const client = new LanguageClient('chainExplorer.language', 'Chain RPC language server', serverOptions, clientOptions);
+    this.client = client;
+    const started = Date.now();
+    await client.start();
+    this.deps.output.info(`language server started in ${Date.now() - started} ms`);
+    await this.pushEndpoints();
+    await this.pushChoices();
+  }
+
+  private knownEndpoints(): KnownEndpoint[] {
+    return this.deps.registry.list().map((e) => ({ id: e.id, name: e.name, profile: endpointProfile(e) }));
+  }
+
+  private async pushEndpoints(): Promise<void> {
+    if (!this.client?.isRunning()) return;
+    await this.client.sendNotification(ENDPOINTS_NOTIFICATION, this.knownEndpoints());
+  }
+
+  private choices(): Record<string, string> {
+    return this.deps.context.workspaceState.get<Record<string, string>>(CHOICES_KEY) ?? {};
+  }
+
+  private async pushChoices(): Promise<void> {
+    if (!this.client?.isRunning()) return;
+    await this.client.sendNotification(DOCUMENT_ENDPOINTS_NOTIFICATION, this.choices());
+  }
+
+  endpointFor(uri: vscode.Uri): string | undefined {
+    return this.choices()[uri.toString()];
+  }
+
+  async rememberEndpoint(uri: vscode.Uri, endpointId: string | undefined): Promise<void> {
+    const choices = { ...this.choices() };
+    if (endpointId) choices[uri.toString()] = endpointId;
+    else delete choices[uri.toString()];
+    await this.deps.context.workspaceState.update(CHOICES_KEY, choices);
+    await this.pushChoices();
+  }
+
+  /** The endpoint for a document: its `// @endpoint`, else the remembered choice, else a quick pick. */
+  private async endpointForSend(document: vscode.TextDocument, doc: ParsedRpcDocument, forcePick: boolean): Promise<Endpoint | undefined> {
+    const all = this.deps.registry.list();
+    const directive = doc.directives.endpoint?.value;
+    if (directive && !forcePick) {
+      const named = all.find((e) => e.name.toLowerCase() === directive.toLowerCase() || e.id === directive);
+      if (named) return named;
+      if (/^https?:\/\//i.test(directive)) {
+        return { id: `url:${directive}`, name: maskUrl(directive), url: directive, displayUrl: maskUrl(directive), source: 'settings' };
+      }
+      void vscode.window.showWarningMessage(`This file names the endpoint "${directive}", which is not listed (${all.map((e) => e.name).join(', ') || 'no endpoint yet'}). Pick one instead.`);
+    }
+    const remembered = this.endpointFor(document.uri);
+    if (remembered && !forcePick) {
+      const endpoint = all.find((e) => e.id === remembered);
+      if (endpoint) return endpoint;
+    }
+    if (all.length === 0) {
+      const start = 'Start Mock Node';
+      const answer = await vscode.window.showInformationMessage('No endpoint to send to: start the bundled mock node or add an endpoint.', start, 'Add Endpoint…');
+      if (answer === start) await vscode.commands.executeCommand('chainExplorer.startMockNode');
+      else if (answer) await vscode.commands.executeCommand('chainExplorer.addEndpoint');
+      return this.endpointForSend(document, doc, false);
+    }
+    const picked = await vscode.window.showQuickPick(
+      all.map((e) => ({ label: e.name, description: e.displayUrl, detail: endpointProfile(e) ? `${endpointProfile(e)} profile` : undefined, endpoint: e })),
+      { placeHolder: `Endpoint for ${path.basename(document.uri.path)} (remembered for this file)` },
+    );
+    if (!picked) return undefined;
+    await this.rememberEndpoint(document.uri, picked.endpoint.id);
+    return picked.endpoint;
+  }
+
+  async chooseEndpoint(uri?: string | vscode.Uri): Promise<string | undefined> {
+    const document = await this.documentFor(uri);
+    if (!document) return undefined;
+    const endpoint = await this.endpointForSend(document, parseRpcDocument(document.getText()), true);
+    return endpoint?.id;
+  }
+
+  private async documentFor(uri: string | vscode.Uri | undefined): Promise<vscode.TextDocument | undefined> {
+    if (uri) return vscode.workspace.openTextDocument(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri);
+    const editor = vscode.window.activeTextEditor;
+    if (editor?.document.languageId === RPC_LANGUAGE_ID) return editor.document;
+    void vscode.window.showInformationMessage('Open a .jsonrpc file and put the cursor in a request to send it.');
+    return undefined;
+  }
+
+  /** SEND_COMMAND: (uri?, segment?, element?). Without arguments: the request at the cursor. */
+  async send(uri?: string | vscode.Uri, segmentIndex?: number, element?: number): Promise<SendResult | undefined> {
+    const document = await this.documentFor(uri);
+    if (!document) return undefined;
+    const doc = parseRpcDocument(document.getText());
+    let index = segmentIndex;
+    if (index === undefined) {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
+      const offset = editor ? document.offsetAt(editor.selection.active) : 0;
+      index = segmentAt(doc, offset)?.index;
+    }
+    const payload = index === undefined ? undefined : payloadOf(doc, index, element);
+    const requests = Array.isArray(payload) ? payload : [payload];
+    const bad = requests.findIndex((r) => typeof r !== 'object' || r === null || typeof (r as { method?: unknown }).method !== 'string');
+    if (payload === undefined || requests.length === 0 || bad >= 0) {
+      void vscode.window.showErrorMessage('Nothing to send here: a request is an object with a "method" string (fix the errors the file shows).');
+      return undefined;
+    }
+    const endpoint = await this.endpointForSend(document, doc, false);
+    if (!endpoint) return undefined;
+    const client = new RpcClient(endpoint.url, { timeoutMs: readSettings().requestTimeoutMs });
+    const items = requests as { id?: unknown; method: string; params?: unknown }[];
+    const asParams = (params: unknown): unknown[] => (params === undefined ? [] : params) as unknown[];
+    let response: unknown;
+    try {
+      if (Array.isArray(payload)) {
+        const results = await client.batch(items.map((r) => ({ method: r.method, params: asParams(r.params) })));
+        response = results.map((item, i) => (item.ok ? reply(items[i].id, item.value) : errorReply(items[i].id, item.error)));
+      } else {
+        response = reply(items[0].id, await client.call(items[0].method, asParams(items[0].params)));
+      }
+    } catch (error) {
+      response = Array.isArray(payload) ? httpFailure(error) : errorReply(items[0].id, error);
+    }
+    this.deps.output.info(`Send ${items.map((r) => r.method).join(', ')} to ${endpoint.name} (${endpoint.displayUrl})`);
+    const title = `reply ${Array.isArray(payload) ? `batch of ${items.length}` : items[0].method} from ${endpoint.name}`;
+    const editor = await this.deps.json.open(title, response);
+    return { endpoint: endpoint.name, response, uri: editor.document.uri.toString() };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    void this.client?.stop().catch(() => undefined);
+  }
+}
+
+function reply(id: unknown, result: unknown): unknown {
+  return { jsonrpc: '2.0', id: id ?? null, result };
+}
+
+/** An HTTP failure of the whole request (403, 429, 5xx) or no answer at all. */
+function httpFailure(error: unknown): unknown {
+  if (error instanceof HttpStatusError) {
+    return { httpStatus: error.status, ...(error.rpcError ? { error: error.rpcError } : {}), note: describeRpcError(error) };
+  }
+  return { error: describeRpcError(error) };
+}
+
+function errorReply(id: unknown, error: unknown): unknown {
+  if (error instanceof JsonRpcError) {
+    return { jsonrpc: '2.0', id: id ?? null, error: { code: error.code, message: error.rpcMessage, ...(error.data !== undefined ? { data: error.data } : {}) } };
+  }
+  return httpFailure(error);
+}
+
+/** Registers the language features: call from activate(); nothing starts until a language document opens. */
+export function registerLanguageFeatures(deps: Deps): { api: LanguageFeaturesApi; disposables: vscode.Disposable[] } {
+  const features = new LanguageFeatures(deps);
+  return {
+    api: features,
+    disposables: [
+      features,
+      vscode.commands.registerCommand(SEND_COMMAND, (uri?: string | vscode.Uri, segment?: number, element?: number) => features.send(uri, segment, element)),
+      vscode.commands.registerCommand(CHOOSE_ENDPOINT_COMMAND, (uri?: string | vscode.Uri) => features.chooseEndpoint(uri)),
+    ],
+  };
+}

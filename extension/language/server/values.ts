@@ -1,0 +1,93 @@
+// Checks of single JSON-RPC values, with the rules the node applies (mock-node/rpc/params.ts,
+// itself following geth): hex quantities with 0x and without leading zeros, block tags, addresses,
+// hashes, hex bytes. Each returns a problem sentence or undefined. Pure.
+import { getAddress } from 'ethers';
+import { BLOCK_TAGS, closest } from './methods';
+
+export const MAX_UINT256 = (1n << 256n) - 1n;
+
+/** A hex quantity: `0x`, hex digits, no leading zeros, at most 256 bits. */
+export function quantityProblem(value: string, what = 'quantity'): string | undefined {
+  if (!/^0x/i.test(value)) {
+    return /^\d+$/.test(value)
+      ? `${what} "${value}" is decimal: JSON-RPC quantities are hex, here 0x${BigInt(value).toString(16)}`
+      : `${what} must be a 0x-prefixed hex number, not "${value}"`;
+  }
+  if (value.length === 2) return `${what} "0x" has no digits (zero is 0x0)`;
+  if (!/^0x[0-9a-f]+$/i.test(value)) return `${what} "${value}" is not hex`;
+  if (/^0x0[0-9a-f]/i.test(value)) return `${what} "${value}" has leading zero digits: write 0x${BigInt(value).toString(16)} (nodes answer -32602)`;
+  if (value.length > 66) return `${what} "${value}" is more than 256 bits`;
+  return undefined;
+}
+
+/** A block tag or hex block number (a string); undefined when fine. */
+export function blockStringProblem(value: string): string | undefined {
+  if ((BLOCK_TAGS as readonly string[]).includes(value)) return undefined;
+  if (/^0x/i.test(value)) return quantityProblem(value, 'block number');
+  const suggestion = closest(value, BLOCK_TAGS);
+  const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
+  if (/^\d+$/.test(value)) return `block number "${value}" is decimal: write 0x${BigInt(value).toString(16)}`;
+  return `unknown block tag "${value}": use ${BLOCK_TAGS.join(', ')} or a hex number.${hint}`;
+}
+
+export function addressProblem(value: string, what = 'address'): { message: string; severity: 'error' | 'warning' } | undefined {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
+    const digits = /^0x[0-9a-fA-F]*$/.test(value) ? ` (${value.length - 2} hex digits, an address has 40)` : '';
+    return { message: `${what} must be a 20-byte hex address${digits}`, severity: 'error' };
+  }
+  const mixed = /[a-f]/.test(value.slice(2)) && /[A-F]/.test(value.slice(2));
+  if (mixed) {
+    const checksummed = getAddress(value.toLowerCase());
+    if (checksummed !== value) return { message: `${what} has a mixed-case checksum that does not match (EIP-55: ${checksummed})`, severity: 'warning' };
+  }
+  return undefined;
+}
+
+export function hashProblem(value: string, what = 'hash'): string | undefined {
+  if (/^0x[0-9a-fA-F]{64}$/.test(value)) return undefined;
+  if (/^0x[0-9a-fA-F]*$/.test(value)) return `${what} must be 32 bytes (64 hex digits), this has ${value.length - 2}`;
+  return `${what} must be 32 bytes of 0x-prefixed hex`;
+}
+
+export function dataProblem(value: string, what = 'data'): string | undefined {
+  if (!/^0x[0-9a-fA-F]*$/.test(value)) return `${what} must be 0x-prefixed hex bytes`;
+  if (value.length % 2 !== 0) return `${what} has an odd number of hex digits`;
+  return undefined;
+}
+
+export function slotProblem(value: string): string | undefined {
+  if (/^0x[0-9a-fA-F]{1,64}$/.test(value)) return undefined;
+  if (/^0x[0-9a-fA-F]{65,}$/.test(value)) return 'storage slot is more than 32 bytes';
+  return 'storage slot must be a hex integer (0x…) of at most 32 bytes';
+}
+
+/** A decimal string, a JSON integer's source text, or a hex quantity, as an unsigned integer. */
+export function parseUnsigned(text: string): bigint | undefined {
+  if (/^\d+$/.test(text)) return BigInt(text);
+  if (/^0x(0|[1-9a-f][0-9a-f]*)$/i.test(text)) return BigInt(text);
+  return undefined;
+}
+
+/** Unix seconds that look like a timestamp (2001 to 2100). */
+export function plausibleTimestamp(value: bigint): boolean {
+  return value >= 1_000_000_000n && value <= 4_102_444_800n;
+}
+
+export function isoSeconds(seconds: bigint | number): string {
+  return new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z').replace('T', ' ').replace('Z', ' UTC');
+}
+
+/** "12500000" base units → "12.5" with 6 decimals. */
+export function tokenUnits(value: bigint, decimals = 6): string {
+  const unit = 10n ** BigInt(decimals);
+  const fraction = (value % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${(value / unit).toLocaleString('en-US')}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** "in 14 min" / "3 h ago" relative to now (seconds). */
+export function relative(seconds: bigint, nowSeconds: number): string {
+  const delta = Number(seconds) - nowSeconds;
+  const abs = Math.abs(delta);
+  const amount = abs < 120 ? `${abs} s` : abs < 7200 ? `${Math.round(abs / 60)} min` : abs < 172_800 ? `${Math.round(abs / 3600)} h` : `${Math.round(abs / 86_400)} days`;
+  return delta >= 0 ? `in ${amount}` : `${amount} ago`;
+}
