@@ -134,6 +134,16 @@ export class InspectorDocuments implements vscode.TextDocumentContentProvider {
 }
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** The address of a private key, or undefined when it is not one. */
+function keyAddress(privateKey: string): string | undefined {
+  const trimmed = privateKey.trim();
+  try {
+    return new Wallet(trimmed.startsWith('0x') ? trimmed : `0x${trimmed}`).address;
+  } catch {
+    return undefined;
+  }
+}
 const title = (step: number, steps: number): string => `Draft Authorization (${step}/${steps})`;
 const RECEIPT_TIMEOUT_MS = 30_000;
 
@@ -265,7 +275,7 @@ export class AuthorizationCommands {
   private async pickAccount(chain: AuthorizationChain, step: number, steps: number, what: string, exclude?: string): Promise<string> {
     const accounts = (await this.knownAccounts(chain)).filter((a) => a.address !== exclude);
     const enter = { label: '$(edit) Enter an address…', address: '' };
-    const items = [...accounts.map((a, i) => ({ label: a.address, description: `${a.where}${i === 0 ? '' : ''}`, address: a.address })), enter];
+    const items = [...accounts.map((a) => ({ label: a.address, description: a.where, address: a.address })), enter];
     const pick = answered(await this.ui.quickPick(items, { title: title(step, steps), placeHolder: what, ignoreFocusOut: true }));
     if (pick.address) return pick.address;
     return answered(await this.ui.inputBox({
@@ -276,20 +286,10 @@ export class AuthorizationCommands {
 
   /** Decides who signs for `address`: the endpoint if it holds the account, else a local key (asked for if missing). */
   private async signerFor(chain: AuthorizationChain, address: string, choice: SignerChoice | undefined, role: string, privateKey?: string): Promise<{ kind: SignerChoice; key?: string }> {
-    if (privateKey) {
-      const added = await this.deps.store.addLocalKey(privateKey);
-      if (added !== getAddress(address)) throw new InputError(`that private key is for ${added}, not the ${role} ${address}`);
-      this.deps.output.info(`local signing key for ${added} kept in the secret storage`);
-    }
+    if (privateKey) await this.keepLocalKey(privateKey, address, role);
     const onEndpoint = (await chain.accounts()).includes(getAddress(address));
-    const local = await this.deps.store.localKey(address);
-    let kind = choice ?? (onEndpoint ? 'endpoint' : local ? 'local key' : undefined);
-    if (!kind) {
-      const pick = answered(await this.ui.quickPick([
-        { label: 'Enter the private key…', description: `kept in the secret storage for ${address}`, choice: 'local key' as const },
-      ], { placeHolder: `The endpoint does not hold the ${role}'s account ${address}` }));
-      kind = pick.choice;
-    }
+    // Not on the endpoint: a local key, asked for below when there is none yet.
+    const kind = choice ?? (onEndpoint ? 'endpoint' : 'local key');
     if (kind === 'endpoint') {
       if (!onEndpoint) throw new InputError(`the endpoint does not hold the ${role}'s account ${address} (eth_accounts); use a local key`);
       return { kind };
@@ -297,17 +297,25 @@ export class AuthorizationCommands {
     let key = await this.deps.store.localKey(address);
     if (!key) {
       const entered = answered(await this.ui.inputBox({
-        title: `Private key of the ${role} ${address}`, prompt: 'Kept in the secret storage only', password: true, ignoreFocusOut: true,
+        title: `Private key of the ${role} ${address}`,
+        prompt: `The endpoint does not hold this account (eth_accounts). The key is kept in the secret storage only.`,
+        password: true, ignoreFocusOut: true,
+        validateInput: (v) => (keyAddress(v) === getAddress(address) ? undefined : `not the private key of ${address}`),
       }));
-      const added = await this.deps.store.addLocalKey(entered);
-      if (added !== getAddress(address)) {
-        await this.deps.store.removeLocalKey(added);
-        throw new InputError(`that private key is for ${added}, not the ${role} ${address}`);
-      }
+      await this.keepLocalKey(entered, address, role);
       key = await this.deps.store.localKey(address);
     }
     if (!key) throw new InputError(`no local key for ${address}`);
     return { kind: 'local key', key };
+  }
+
+  /** Keeps a private key in SecretStorage after checking it belongs to `address` (a wrong key changes nothing). */
+  private async keepLocalKey(privateKey: string, address: string, role: string): Promise<void> {
+    const owner = keyAddress(privateKey);
+    if (!owner) throw new InputError('not a private key (32 bytes of hex)');
+    if (owner !== getAddress(address)) throw new InputError(`that private key is for ${owner}, not the ${role} ${address}`);
+    await this.deps.store.addLocalKey(privateKey);
+    this.deps.output.info(`local signing key for ${owner} kept in the secret storage`);
   }
 
   private async signTyped(chain: AuthorizationChain, signer: { kind: SignerChoice; key?: string }, address: string, payload: ReturnType<typeof authorizationTypedData>): Promise<string> {

@@ -251,6 +251,12 @@ describe('Authorizations view with the mock node', function () {
     const node = explorer.mockNode.running!;
     const localPayer = node.accounts[3];
     const key = await run<string>('draft', { endpointId: ENDPOINT, payer: localPayer.address, merchant, amount: '0.75', route: 'transferWithAuthorization' });
+    // Someone else's key is refused and nothing is kept.
+    const wrongKey = node.accounts[5];
+    assert.equal(await run('sign', { key, signer: 'local key', privateKey: wrongKey.privateKey }), undefined);
+    assert.match(explorer.authorizations.commands.lastError ?? '', new RegExp(`that private key is for ${wrongKey.address}, not the payer`));
+    assert.ok(!explorer.authorizations.store.localKeyAddresses().includes(wrongKey.address), 'the wrong key was not kept');
+    await expectState(key, 'Drafted');
     const signed = await run<CommandOutcome>('sign', { key, signer: 'local key', privateKey: localPayer.privateKey });
     assert.equal(signed?.state?.state, 'Signed', explorer.authorizations.commands.lastError);
     assert.equal(explorer.authorizations.store.get(key)!.signedWith, 'local key');
