@@ -249,10 +249,10 @@ async function memory(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`chain-mock-node bench on ${process.platform} ${process.arch}, Node ${process.version}`);
+  await memory(); // first, so earlier sections leave nothing on the heap
   await throughput();
   await cadenceAndLatency();
   await largeChainLogs();
-  await memory();
 }
 
 main().then(
