@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 // Types only: vscode-languageclient (about 1 MB of code) loads when the client starts, not at activation.
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { getNodeValue } from 'jsonc-parser';
+import { getNodeValue } from './server/jsonc';
 import type { JsonDocuments } from '../explorer/jsonDocuments';
 import { RpcClient } from '../rpc/client';
 import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';

@@ -4,7 +4,7 @@
 // the clock, the signature's form by the token's rules, the type against the capture route (the
 // seed's one inconsistency), and, when domain and primaryType are present, that the signature
 // recovers `from`. Pure: text and the current time in, problems out.
-import { parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, type Node, type ParseError } from './jsonc';
 import { recoverAuthorizationSigner, signatureFormatProblem } from '../../authorizations/inspector';
 import { primaryTypeFor, type AuthorizationPrimaryType, type AuthorizationRecord, type CaptureRoute } from '../../authorizations/model';
 import { properties, property, rawText, type Problem, type Severity } from './document';

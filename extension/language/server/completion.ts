@@ -2,7 +2,7 @@
 // (latest, pending, safe, finalized, earliest), eth_getLogs filter fields, transaction fields,
 // booleans, the `// @endpoint` / `// @profile` directive values; for
 // authorization files their members and the primaryType / captureRoute values. Pure.
-import { getLocation, parse, type Location, type Node } from 'jsonc-parser';
+import { getLocation, parse, type Location, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, TOP_LEVEL_FIELDS } from './authorizationDiagnostics';
 import { segmentAt, type ParsedRpcDocument } from './document';
 import { BLOCK_TAGS, FILTER_FIELDS, METHOD_SPECS, TAG_DOCS, TRANSACTION_FIELDS, methodMarkdown, methodSpec } from './methods';

@@ -3,7 +3,7 @@
 // batch); plus `// @endpoint` and `// @profile` directive comments. Parsing is done by
 // jsonc-parser (VS Code's own JSON scanner and parser), which keeps every node's offset, so
 // diagnostics, hovers and code lenses point at exact ranges. Pure: no vscode import, no I/O.
-import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from './jsonc';
 
 // jsonc-parser's SyntaxKind is a const enum (not usable with isolatedModules): its values.
 const TOKEN = {

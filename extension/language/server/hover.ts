@@ -1,7 +1,7 @@
 // Hovers: method docs (the seed's param tables), tags, filter fields, hex quantities as decimal
 // (and as a UTC date when they look like Unix seconds), token amounts in 6-decimal units, and the
 // fields of a stored authorization. Pure: text and offset in, Markdown out.
-import { findNodeAtOffset, getNodePath, type Node } from 'jsonc-parser';
+import { findNodeAtOffset, getNodePath, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, integerValue, parseAuthorizationFile } from './authorizationDiagnostics';
 import { property, segmentAt, type ParsedRpcDocument } from './document';
 import { BLOCK_TAGS, FILTER_FIELDS, TAG_DOCS, TRANSACTION_FIELDS, methodMarkdown, methodSpec } from './methods';

@@ -1,7 +1,7 @@
 // Diagnostics of a `.jsonrpc` document: the envelope of each request, the method, the number and
 // kinds of its positional params, and the endpoint rules of SPEC 2.3 (eth_getBlockReceipts on a
 // public endpoint, eth_getLogs over 2,000 blocks). Pure: text in, problems out.
-import type { Node } from 'jsonc-parser';
+import type { Node } from './jsonc';
 import { properties, property, rawText, type ParsedRpcDocument, type Problem, type Severity } from './document';
 import {
   FILTER_FIELDS, METHOD_SPECS, OTHER_KNOWN_METHODS, TRANSACTION_FIELDS, WEBSOCKET_METHODS, closest, methodSpec, requiredCount,
