@@ -15,7 +15,7 @@ import { AuthorizationChain, cancelCalldata, captureCalldata } from './chain';
 import { inspect, inspectionMarkdown, recoverAuthorizationSigner, type Inspection, type InspectionInput } from './inspector';
 import {
   authorizationKey, authorizationTypedData, cancelTypedData, CAPTURE_ROUTES, defaultWindow, deriveState, draftAuthorization,
-  exportAuthorization, formatTokenAmount, InputError, isBytes32, parseAddress, parseTokenAmount, primaryTypeFor, refusal, summary,
+  exportAuthorization, formatTokenAmount, InputError, isBytes32, normalizeV, parseAddress, parseTokenAmount, primaryTypeFor, refusal, summary,
   type AuthorizationAction, type AuthorizationPrimaryType, type AuthorizationRecord, type CaptureRoute, type DerivedState,
   type DomainFields, type ExportedAuthorization, type TxOutcome,
 } from './model';
@@ -425,7 +425,8 @@ export class AuthorizationCommands {
     const a = record.authorization;
     const signer = await this.signerFor(chain, a.from, args?.signer, 'payer', args?.privateKey);
     const payload = authorizationTypedData(primaryType, domain, a);
-    const signature = await this.signTyped(chain, signer, a.from, payload);
+    // Some wallets answer v as 0/1; the token accepts only 27/28 (the same signature, re-encoded).
+    const signature = normalizeV(await this.signTyped(chain, signer, a.from, payload));
     // The wallet's answer is checked before it is kept: it must recover the payer.
     const candidate: AuthorizationRecord = { ...record, primaryType, domain };
     const recovered = recoverAuthorizationSigner(candidate, primaryType, signature);
@@ -537,7 +538,7 @@ export class AuthorizationCommands {
     }
     const domain = await chain.domain();
     const payerSigner = await this.signerFor(chain, a.from, args?.payerSigner, 'payer');
-    const cancelSignature = await this.signTyped(chain, payerSigner, a.from, cancelTypedData(domain, a.from, a.nonce));
+    const cancelSignature = normalizeV(await this.signTyped(chain, payerSigner, a.from, cancelTypedData(domain, a.from, a.nonce)));
     const types = { CancelAuthorization: [...TYPED_DATA_TYPES.CancelAuthorization.CancelAuthorization] };
     const recovered = verifyTypedData({ ...domain, chainId: BigInt(domain.chainId) }, types, { authorizer: a.from, nonce: a.nonce }, cancelSignature);
     if (recovered !== getAddress(a.from)) throw new InputError(`the cancellation signature recovers ${recovered}, not the payer ${a.from}`);

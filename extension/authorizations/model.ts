@@ -146,8 +146,12 @@ export function deriveState(record: AuthorizationRecord, observation: Observatio
   if (!record.signed) return { state: 'Drafted', window, onchain, note: `not signed yet; nothing sent onchain${unknown}` };
   if (!record.orderId) return { state: 'Signed', window, onchain, note: `signed, not stored against an order${unknown}` };
   const failed = record.capture?.status === 'reverted' ? `; last capture reverted${record.capture.reason ? `: ${record.capture.reason}` : ''}` : '';
+  // A capture or cancel that succeeded on a chain that now says unused: the chain was reset or replaced (a restarted mock node).
+  const reset = observation.consumed === false && (record.capture?.status === 'success' || record.cancel?.status === 'success')
+    ? `; the chain says the nonce is unused although ${record.capture?.status === 'success' ? `capture ${record.capture.hash}` : `cancel ${record.cancel!.hash}`} succeeded: a different or reset chain`
+    : '';
   const early = window === 'not yet valid' ? '; not valid yet' : '';
-  return { state: 'Stored', window, onchain, note: `stored for order ${record.orderId}${early}${failed}${unknown}` };
+  return { state: 'Stored', window, onchain, note: `stored for order ${record.orderId}${early}${failed}${reset}${unknown}` };
 }
 
 export type AuthorizationAction = 'sign' | 'store' | 'inspect' | 'capture' | 'cancel' | 'void' | 'export' | 'delete';
@@ -261,6 +265,13 @@ export function draftAuthorization(input: DraftInput): AuthorizationMessage {
   }
   if (!isBytes32(input.nonce)) throw new InputError('nonce must be 32 bytes of hex');
   return { from, to, value: value.toString(), validAfter: input.validAfter, validBefore: input.validBefore, nonce: input.nonce.toLowerCase() };
+}
+
+/** A 65-byte signature with v 0/1 (some wallets) re-encoded as 27/28, which the token requires; anything else unchanged. */
+export function normalizeV(signature: string): string {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return signature;
+  const v = parseInt(signature.slice(130), 16);
+  return v === 0 || v === 1 ? `${signature.slice(0, 130)}${(v + 27).toString(16)}` : signature;
 }
 
 export function tokenDomain(domain: DomainFields): TokenDomain {

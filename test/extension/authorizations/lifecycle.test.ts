@@ -5,7 +5,7 @@ import { TypedDataEncoder } from 'ethers';
 import { TYPEHASHES } from '../../../mock-node/execution/token/abi';
 import {
   allowedActions, authorizationTypedData, defaultWindow, deriveState, draftAuthorization, formatTokenAmount, InputError,
-  LIFECYCLE_STATES, parseTokenAmount, primaryTypeFor, refusal, windowStatus, type DraftInput,
+  LIFECYCLE_STATES, normalizeV, parseTokenAmount, primaryTypeFor, refusal, windowStatus, type DraftInput,
 } from '../../../extension/authorizations/model';
 import { DOMAIN, drafted, MERCHANT, NONCE, PAYER, signedRecord, storedRecord, TOKEN, VALID_AFTER, VALID_BEFORE } from './fixtures';
 
@@ -85,6 +85,13 @@ describe('authorization lifecycle: the seed state table', () => {
     assert.equal(deriveState(record, { consumed: true, consumedBy: 'cancel', now: INSIDE }).state, 'Used');
   });
 
+  it('a capture that succeeded on a chain that now says unused (a reset mock node) is Stored again, and the note says why', () => {
+    const record = storedRecord({ capture: { hash: '0x07', status: 'success', blockNumber: 3 } });
+    const d = deriveState(record, { consumed: false, now: INSIDE });
+    assert.equal(d.state, 'Stored');
+    assert.match(d.note, /capture 0x07 succeeded: a different or reset chain/);
+  });
+
   it('an unreadable chain derives from local data and says the onchain state is unknown', () => {
     const d = deriveState(storedRecord(), { consumed: undefined, now: INSIDE });
     assert.equal(d.state, 'Stored');
@@ -140,6 +147,16 @@ describe('authorization commands allowed per state', () => {
   it('a stored authorization cannot be deleted (it is the credential of an open order)', () => {
     assert.match(refusal('delete', 'Stored') ?? '', /payment credential/);
     assert.equal(refusal('delete', 'Used'), undefined);
+  });
+});
+
+describe('authorization signatures from wallets', () => {
+  it('re-encodes v 0/1 as 27/28 and leaves 27/28 and other lengths alone', () => {
+    const rs = `0x${'12'.repeat(64)}`;
+    assert.equal(normalizeV(`${rs}00`), `${rs}1b`);
+    assert.equal(normalizeV(`${rs}01`), `${rs}1c`);
+    assert.equal(normalizeV(`${rs}1c`), `${rs}1c`);
+    assert.equal(normalizeV('0x1234'), '0x1234');
   });
 });
 
