@@ -86,9 +86,6 @@ export function analyzeRpcDocument(doc: ParsedRpcDocument, context: ProfileConte
   for (const segment of doc.segments) {
     if (!segment.root) continue;
     if (segment.batch && (segment.root.children ?? []).length === 0) c.error(segment.root, 'batch-empty', 'an empty batch: nodes answer -32600 invalid request');
-    if (segment.root.type !== 'object' && segment.root.type !== 'array') {
-      c.error(segment.root, 'request-shape', 'a request is a JSON object {"jsonrpc": "2.0", "id": 1, "method": "…", "params": […]} (an array of them is a batch)');
-    }
   }
   for (const request of doc.requests) analyzeRequest(c, request.node, profile);
   return c.problems;
@@ -96,7 +93,7 @@ export function analyzeRpcDocument(doc: ParsedRpcDocument, context: ProfileConte
 
 function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile): void {
   if (node.type !== 'object') {
-    c.error(node, 'request-shape', 'a batch holds request objects {"jsonrpc": "2.0", "id": 1, "method": "…", "params": […]}');
+    c.error(node, 'request-shape', 'a request is a JSON object {"jsonrpc": "2.0", "id": 1, "method": "…", "params": […]} (an array of them is a batch)');
     return;
   }
   for (const { key, name } of properties(node)) {

@@ -1,0 +1,146 @@
+import * as assert from 'node:assert/strict';
+import { parseRpcDocument } from '../../../extension/language/server/document';
+import { resolveProfile, type KnownEndpoint } from '../../../extension/language/server/rpcDiagnostics';
+import { request, rpcProblems } from './helpers';
+
+const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const HASH = `0x${'ab'.repeat(32)}`;
+const ENDPOINTS: KnownEndpoint[] = [
+  { id: 'ep:mock:public', name: 'Mock node (public)', profile: 'public' },
+  { id: 'ep:mock:dedicated', name: 'Mock node (dedicated)', profile: 'dedicated' },
+  { id: 'ep:settings:infura', name: 'Infura' },
+];
+
+/** [code, severity, covered text] of each problem. */
+function brief(text: string, context?: Parameters<typeof rpcProblems>[1]): [string, string, string][] {
+  return rpcProblems(text, context).map((p) => [p.code, p.severity, p.text]);
+}
+
+describe('language: .jsonrpc diagnostics', () => {
+  it('accepts each of the seed\'s five reads with every tag, and EIP-1898 objects', () => {
+    const lines: string[] = [];
+    for (const tag of ['latest', 'pending', 'safe', 'finalized', 'earliest', '0x0', '0x1b4']) {
+      lines.push(
+        request('eth_getBlockByNumber', [tag, true]),
+        request('eth_getBlockReceipts', [tag]),
+        request('eth_getStorageAt', [ADDRESS, '0x0000000000000000000000000000000000000000000000000000000000000009', tag]),
+        request('eth_getTransactionCount', [ADDRESS, tag]),
+        request('eth_getLogs', [{ fromBlock: tag, toBlock: 'pending', address: [ADDRESS], topics: [HASH, null, [HASH, HASH]] }]),
+      );
+    }
+    lines.push(request('eth_getTransactionCount', [ADDRESS, { blockHash: HASH, requireCanonical: true }]));
+    lines.push(request('eth_getBlockReceipts', [{ blockNumber: '0x10' }]));
+    lines.push(request('eth_getLogs', [{ blockHash: HASH }]));
+    assert.deepEqual(brief(lines.join('\n'), { endpoints: ENDPOINTS }), []);
+  });
+
+  it('unknown method: the method string, with a suggestion', () => {
+    const problems = rpcProblems(request('eth_getTransactionCont', [ADDRESS, 'latest']));
+    assert.deepEqual(problems.map((p) => [p.code, p.text]), [['method-unknown', '"eth_getTransactionCont"']]);
+    assert.match(problems[0].message, /did you mean eth_getTransactionCount\?/);
+    assert.deepEqual(brief(request('eth_subscribe', ['newHeads'])), [['method-websocket', 'warning', '"eth_subscribe"']]);
+    assert.deepEqual(brief(request('eth_getProof', [ADDRESS, [], 'latest'])), [['method-not-served', 'information', '"eth_getProof"']]);
+  });
+
+  it('param count: missing ones on the params array, extra ones on each extra element', () => {
+    assert.deepEqual(brief(request('eth_getBlockByNumber', ['latest'])), [['params-count', 'error', '["latest"]']]);
+    assert.deepEqual(brief(`{ "jsonrpc": "2.0", "id": 1, "method": "eth_getBlockReceipts" }`), [['params-count', 'error', '"eth_getBlockReceipts"']]);
+    assert.deepEqual(brief(request('eth_blockNumber', ['latest', 1])), [['params-count', 'error', '"latest"'], ['params-count', 'error', '1']]);
+    assert.deepEqual(brief(request('eth_getBalance', [ADDRESS])), [], 'the block of eth_getBalance is optional');
+    const message = rpcProblems(request('eth_getStorageAt', [ADDRESS]))[0].message;
+    assert.equal(message, 'eth_getStorageAt takes 3 params (address, position, block): missing position, block');
+  });
+
+  it('param types: booleans, addresses, hashes, slots, by-name params', () => {
+    assert.deepEqual(brief(request('eth_getBlockByNumber', ['latest', 'true'])), [['param-type', 'error', '"true"']]);
+    assert.deepEqual(brief(request('eth_getTransactionCount', ['0x1234', 'latest'])), [['address', 'error', '"0x1234"']]);
+    assert.deepEqual(brief(request('eth_getTransactionCount', [ADDRESS.replace('f39F', 'F39f'), 'latest'])), [['address', 'warning', `"${ADDRESS.replace('f39F', 'F39f')}"`]]);
+    assert.deepEqual(brief(request('eth_getBlockByHash', ['0xabcd', false])), [['hex', 'error', '"0xabcd"']]);
+    assert.deepEqual(brief(request('eth_getStorageAt', [ADDRESS, 'slot9', 'latest'])), [['hex', 'error', '"slot9"']]);
+    assert.deepEqual(brief(request('eth_getTransactionCount', [ADDRESS, 12])), [['param-type', 'error', '12']]);
+    assert.deepEqual(brief(request('eth_getTransactionCount', '{ "address": "0x0" }')), [['params-type', 'error', '{ "address": "0x0" }']]);
+  });
+
+  it('hex quantities: leading zeros, decimals, no digits, not hex', () => {
+    const cases: [string, RegExp][] = [
+      ['0x01', /leading zero digits: write 0x1/],
+      ['0x00', /leading zero digits: write 0x0/],
+      ['0x', /has no digits/],
+      ['0xzz', /is not hex/],
+      ['100', /is decimal: write 0x64/],
+    ];
+    for (const [value, message] of cases) {
+      const problems = rpcProblems(request('eth_getBlockByNumber', [value, false]));
+      assert.equal(problems.length, 1, value);
+      assert.equal(problems[0].text, `"${value}"`);
+      assert.match(problems[0].message, message);
+    }
+    assert.deepEqual(brief(request('eth_sendTransaction', [{ from: ADDRESS, to: ADDRESS, value: '0x0de0b6b3a7640000' }])), [['hex', 'error', '"0x0de0b6b3a7640000"']]);
+    assert.deepEqual(brief(request('eth_call', [{ to: ADDRESS, data: '0xabc' }, 'latest'])), [['hex', 'error', '"0xabc"']]);
+  });
+
+  it('block tags: an unknown tag, with a suggestion; tags are case-sensitive', () => {
+    const problems = rpcProblems(request('eth_getBlockReceipts', ['Pending']));
+    assert.deepEqual(problems.map((p) => [p.code, p.text]), [['block-tag', '"Pending"']]);
+    assert.match(problems[0].message, /Did you mean "pending"\?/);
+    assert.deepEqual(brief(request('eth_getBlockByNumber', ['head', false])), [['block-tag', 'error', '"head"']]);
+  });
+
+  it('eth_getLogs: range over 2,000 blocks when both ends are numbers (2,000 is fine), reversed range, field rules', () => {
+    const range = (from: string, to: string) => request('eth_getLogs', [{ fromBlock: from, toBlock: to }]);
+    assert.deepEqual(brief(range('0x1', '0x7d0')), [], 'blocks 1..2000: exactly 2,000');
+    assert.deepEqual(brief(range('0x1', '0x7d1')), [['logs-range', 'error', '"0x1","toBlock":"0x7d1"']]);
+    assert.deepEqual(brief(range('0x0', 'latest')), [], 'a tag end: the span is not known offline');
+    assert.deepEqual(brief(range('0x10', '0x1')), [['logs-range', 'error', '"0x1"']]);
+    assert.deepEqual(brief(range('0x1', '0x7d1'), { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:dedicated' }), [['logs-range', 'warning', '"0x1","toBlock":"0x7d1"']]);
+    assert.deepEqual(brief(request('eth_getLogs', [{ fromBlock: '0x1', blockHash: HASH }])), [['filter-blockhash', 'error', `"${HASH}"`]]);
+    assert.deepEqual(brief(request('eth_getLogs', [{ fromBlok: '0x1' }])), [['filter-field', 'error', '"fromBlok"']]);
+    assert.deepEqual(brief(request('eth_getLogs', [{ topics: [null, null, null, null, HASH] }])), [['topics', 'error', `"${HASH}"`]]);
+    assert.deepEqual(brief(request('eth_getLogs', [{ topics: ['0x1234'] }])), [['hex', 'error', '"0x1234"']]);
+    assert.deepEqual(brief(request('eth_getLogs', [{ fromBlock: { blockHash: HASH } }])), [['param-type', 'error', `{"blockHash":"${HASH}"}`]]);
+    assert.deepEqual(brief(request('eth_getLogs', [{}])), [['filter-empty', 'warning', '{}']]);
+  });
+
+  it('eth_getBlockReceipts on a public endpoint: by @profile, by the named endpoint, by the endpoint chosen for Send', () => {
+    const receipts = request('eth_getBlockReceipts', ['pending']);
+    assert.deepEqual(brief(receipts), [], 'no endpoint known: nothing to say');
+    assert.deepEqual(brief(`// @profile public\n${receipts}`), [['receipts-public', 'error', '"eth_getBlockReceipts"']]);
+    assert.deepEqual(brief(`// @profile dedicated\n${receipts}`), []);
+    assert.deepEqual(brief(`// @endpoint Mock node (public)\n${receipts}`, { endpoints: ENDPOINTS }), [['receipts-public', 'error', '"eth_getBlockReceipts"']]);
+    assert.deepEqual(brief(`// @endpoint mock node (dedicated)\n${receipts}`, { endpoints: ENDPOINTS }), [], 'names match case-insensitively');
+    assert.deepEqual(brief(receipts, { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:public' }), [['receipts-public', 'error', '"eth_getBlockReceipts"']]);
+    assert.deepEqual(brief(`// @profile dedicated\n${receipts}`, { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:public' }), [], 'the file\'s directive wins');
+    assert.deepEqual(brief(`[${receipts}, ${request('eth_blockNumber', [], 2)}]`, { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:public' }), [['receipts-public', 'error', '"eth_getBlockReceipts"']], 'in a batch too');
+    assert.deepEqual(brief(`// @endpoint Alchemy\n${receipts}`, { endpoints: ENDPOINTS }), [['directive-endpoint', 'warning', 'Alchemy']]);
+  });
+
+  it('resolves the profile from a URL with a /dedicated/ path', () => {
+    const doc = parseRpcDocument(`// @endpoint http://127.0.0.1:8545/dedicated/abc\n${request('eth_blockNumber', [])}`);
+    assert.equal(resolveProfile(doc).profile, 'dedicated');
+    assert.equal(resolveProfile(parseRpcDocument('// @endpoint http://127.0.0.1:8545/\n{}')).profile, undefined);
+  });
+
+  it('the envelope: jsonrpc, id, method, unknown members, shapes', () => {
+    assert.deepEqual(brief('{ "id": 1, "method": "eth_blockNumber", "params": [] }'), [['jsonrpc-missing', 'warning', '{']]);
+    assert.deepEqual(brief('{ "jsonrpc": "1.0", "id": 1, "method": "eth_blockNumber" }'), [['jsonrpc-version', 'error', '"1.0"']]);
+    assert.deepEqual(brief('{ "jsonrpc": "2.0", "id": [1], "method": "eth_blockNumber" }'), [['id-type', 'error', '[1]']]);
+    assert.deepEqual(brief('{ "jsonrpc": "2.0", "id": 1 }'), [['method-missing', 'error', '{']]);
+    assert.deepEqual(brief('{ "jsonrpc": "2.0", "id": 1, "method": 5 }'), [['method-type', 'error', '5']]);
+    assert.deepEqual(brief('{ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "param": [] }'), [['request-unknown-member', 'warning', '"param"']]);
+    assert.deepEqual(brief('[]'), [['batch-empty', 'error', '[]']]);
+    assert.deepEqual(brief('[1]'), [['request-shape', 'error', '1']]);
+    assert.deepEqual(brief('"eth_blockNumber"'), [['request-shape', 'error', '"eth_blockNumber"']]);
+  });
+
+  it('transactions, typed data, control methods', () => {
+    assert.deepEqual(brief(request('eth_sendTransaction', [{ to: ADDRESS, value: '0x1' }])), [['transaction-field', 'error', '{']]);
+    assert.deepEqual(brief(request('eth_call', [{ to: ADDRESS, gasPrice: '0x1', maxFeePerGas: '0x2' }])), [['transaction-field', 'error', '"0x1"']]);
+    assert.deepEqual(brief(request('eth_signTypedData_v4', [ADDRESS, { types: {}, domain: {}, message: {} }])), [['typed-data', 'error', '{']]);
+    assert.deepEqual(brief(request('mock_mint', [ADDRESS, '12500000'])), [], 'a decimal string amount');
+    assert.deepEqual(brief(request('mock_mint', [ADDRESS, 12.5])), [['param-type', 'error', '12.5']]);
+    assert.deepEqual(brief(request('evm_increaseTime', [60])), []);
+    assert.deepEqual(brief(request('evm_increaseTime', ['0x03c'])), [['hex', 'error', '"0x03c"']]);
+    assert.deepEqual(brief(request('eth_feeHistory', [4, 'latest', [25, 150]])), [['param-type', 'error', '150']]);
+    assert.deepEqual(brief(request('eth_sendRawTransactionSync', ['0x02', 0])), [['param-type', 'error', '0']]);
+  });
+});
