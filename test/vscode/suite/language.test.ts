@@ -153,6 +153,33 @@ describe('language features for .jsonrpc and .authorization.json files', functio
     assert.equal(response.error.code, -32004);
   });
 
+  it('asks for the endpoint with a quick pick once per file, then remembers it; without arguments Send takes the request at the cursor', async () => {
+    const document = await open('pick.jsonrpc', [
+      '{ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": [] }',
+      '{ "jsonrpc": "2.0", "id": 2, "method": "net_version", "params": [] }',
+      '',
+    ].join('\n'));
+    assert.equal(explorer.language.endpointFor(document.uri), undefined);
+    const editor = vscode.window.activeTextEditor!;
+    const second = document.positionAt(document.getText().indexOf('net_version'));
+    editor.selection = new vscode.Selection(second, second);
+    let settled = false;
+    const sending = Promise.resolve(vscode.commands.executeCommand<SendResult>(SEND)).finally(() => { settled = true; });
+    // The quick pick lists the endpoints, the mock node's public profile first: accept it.
+    for (let i = 0; i < 200 && !settled; i++) {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const first = await sending;
+    assert.equal(first.endpoint, 'Mock node (public)');
+    assert.deepEqual(first.response, { jsonrpc: '2.0', id: 2, result: '31337' }, 'the request under the cursor');
+    assert.equal(explorer.language.endpointFor(document.uri), 'ep:mock:public');
+    // Remembered: no quick pick this time (the command resolves without anyone accepting).
+    const again = await vscode.commands.executeCommand<SendResult>(SEND, document.uri.toString(), 0);
+    assert.equal(again.endpoint, 'Mock node (public)');
+    assert.deepEqual(again.response, { jsonrpc: '2.0', id: 1, result: '0x7a69' });
+  });
+
   it('checks an .authorization.json file: nonce size, window order, expiry, signature form', async () => {
     const document = await open('order-1.authorization.json', JSON.stringify({
       orderId: 'order-1',
