@@ -173,9 +173,9 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
     if (all.length === 0) {
       const start = 'Start Mock Node';
       const answer = await vscode.window.showInformationMessage('No endpoint to send to: start the bundled mock node or add an endpoint.', start, 'Add Endpoint…');
-      if (answer === start) await vscode.commands.executeCommand('chainExplorer.startMockNode');
-      else if (answer) await vscode.commands.executeCommand('chainExplorer.addEndpoint');
-      return this.endpointForSend(document, doc, false);
+      if (!answer) return undefined;
+      await vscode.commands.executeCommand(answer === start ? 'chainExplorer.startMockNode' : 'chainExplorer.addEndpoint');
+      return this.deps.registry.list().length > 0 ? this.endpointForSend(document, doc, false) : undefined;
     }
     const picked = await vscode.window.showQuickPick(
       all.map((e) => ({ label: e.name, description: e.displayUrl, detail: endpointProfile(e) ? `${endpointProfile(e)} profile` : undefined, endpoint: e })),
