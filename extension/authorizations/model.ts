@@ -135,6 +135,11 @@ export function deriveState(record: AuthorizationRecord, observation: Observatio
     const ours = record.capture?.status === 'success' || observation.consumedBy === 'capture';
     return { state: 'Used', window, onchain, note: ours ? 'captured: nonce consumed by the capture' : 'nonce consumed onchain (captured or canceled elsewhere)' };
   }
+  if (observation.consumed === undefined) {
+    // The chain cannot be read: our own successful receipts still say what happened.
+    if (record.capture?.status === 'success') return { state: 'Used', window, onchain, note: `captured (from our receipt ${record.capture.hash}; onchain state unknown)` };
+    if (record.cancel?.status === 'success') return { state: 'Canceled', window, onchain, note: `canceled (from our receipt ${record.cancel.hash}; onchain state unknown)` };
+  }
   if (record.voided) {
     return {
       state: 'Voided offchain', window, onchain,

@@ -99,6 +99,14 @@ describe('authorization lifecycle: the seed state table', () => {
     assert.match(d.note, /onchain state unknown/);
   });
 
+  it('with the chain unreadable (e.g. after a reload, the node not started), our successful receipts still decide Used and Canceled', () => {
+    const used = deriveState(storedRecord({ capture: { hash: '0x08', status: 'success' } }), { consumed: undefined, now: INSIDE });
+    assert.deepEqual([used.state, used.onchain], ['Used', 'unknown']);
+    assert.match(used.note, /from our receipt 0x08/);
+    assert.equal(deriveState(storedRecord({ cancel: { hash: '0x09', status: 'success' } }), { consumed: undefined, now: VALID_BEFORE + 5 }).state, 'Canceled');
+    assert.equal(deriveState(storedRecord({ capture: { hash: '0x0a', status: 'reverted' } }), { consumed: undefined, now: INSIDE }).state, 'Stored');
+  });
+
   it("lists the seven states in the seed's order", () => {
     assert.deepEqual([...LIFECYCLE_STATES], ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Voided offchain', 'Expired']);
   });
