@@ -56,10 +56,12 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
       return this.roots;
     }
     const spec = node.spec;
-    if (spec.kind === 'endpoint' && !this.model.isLoaded(spec.endpointId)) {
+    // Loading may already be under way (started by onDidExpandElement): wait for it, and rebuild
+    // the nodes in any case, since the model may hold data newer than the last rebuild.
+    if (spec.kind === 'endpoint') {
       await this.model.expandEndpoint(spec.endpointId);
       this.update(node.id);
-    } else if (spec.section && spec.children === undefined) {
+    } else if (spec.section) {
       await this.model.openSection(spec.endpointId, spec.section);
       this.update(node.id);
     }

@@ -2,6 +2,7 @@
 // By default runTests starts our code-server launcher (code-server from npm + Debian's Chromium,
 // see shared VSCODE-TESTING.md); CHAIN_EXPLORER_VSCODE=desktop lets runTests download and use
 // desktop VS Code instead; CHAIN_EXPLORER_VSCODE_LAUNCHER=/path picks another executable.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,18 +20,12 @@ export interface SuiteResult {
 }
 
 /**
- * Builds dist/extension.js, the mock node library it loads (dist/mock-node-lib.js) and the language
- * server it starts (dist/languageServer.js) the way esbuild.mjs does, so `npm run test:vscode` tests current code.
+ * Builds every bundle with esbuild.mjs (the extension, the mock node library it loads, the
+ * language server it starts), so `npm run test:vscode` tests current code.
  */
 async function buildExtension(): Promise<void> {
-  const common: esbuild.BuildOptions = {
-    bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', legalComments: 'none',
-  };
-  await Promise.all([
-    esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'extension', 'main.ts')], outfile: path.join(repoRoot, 'dist', 'extension.js'), external: ['vscode'] }),
-    esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'mock-node', 'index.ts')], outfile: path.join(repoRoot, 'dist', 'mock-node-lib.js') }),
-    esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'extension', 'language', 'server', 'server.ts')], outfile: path.join(repoRoot, 'dist', 'languageServer.js') }),
-  ]);
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'esbuild.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('node esbuild.mjs failed');
 }
 
 async function buildSuite(): Promise<string> {

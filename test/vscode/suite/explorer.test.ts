@@ -27,7 +27,8 @@ describe('RPC explorer with the mock node', function () {
     const roots = await explorer.tree.getChildren();
     assert.deepEqual(roots.map((r) => r.spec.label).slice(0, 2), [PUBLIC, DEDICATED]);
     const dedicated = roots[1];
-    assert.match(dedicated.spec.description ?? '', /\/dedicated\/••••$/, 'the dedicated key is masked');
+    assert.match(explorer.registry.get(dedicated.spec.endpointId)?.displayUrl ?? '', /\/dedicated\/••••$/, 'the dedicated key is masked');
+    assert.match(dedicated.spec.tooltip ?? '', /\/dedicated\/••••/);
     assert.ok(!JSON.stringify(roots.map((r) => r.spec)).includes(explorer.mockNode.running!.apiKey), 'the key appears nowhere in the tree');
   });
 

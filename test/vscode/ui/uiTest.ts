@@ -95,6 +95,11 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       broken = true;
       console.log(`    ✘ ${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
       await page.screenshot({ path: path.join(shotsDir, `failure-${result.failed}.png`) }).catch(() => undefined);
+      const rows = await page.locator('.monaco-list-row')
+        .evaluateAll((els) => els.map((e) => `${(e as HTMLElement).offsetParent ? 'visible' : 'hidden'} expanded=${e.getAttribute('aria-expanded')} ${e.textContent}`))
+        .catch(() => [] as string[]);
+      // What the tree showed, for the failure report next to the screenshot.
+      fs.writeFileSync(path.join(shotsDir, `failure-${result.failed}-rows.txt`), `${rows.join('\n')}\n`);
       return false;
     }
   };
@@ -137,7 +142,14 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
 
     await step('shows transactions arriving in the pending block', async () => {
       const arrivals: number[] = [];
+      const status = page.locator('.statusbar-item', { hasText: /pending #\d+\.\d+/ }).first();
       for (let i = 0; i < 3; i++) {
+        // Send early in a block (k small), so the transaction stays pending for most of the 2 s block.
+        for (let waited = 0; waited < 40; waited++) {
+          const k = Number(/pending #\d+\.(\d+)/.exec(await status.innerText())?.[1] ?? 99);
+          if (k <= 2) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         const sentAt = Date.now();
         const hash = await rpc(nodeUrl, 'eth_sendTransaction', [{ from: accounts[0], to: accounts[1 + i], value: `0x${(10n ** 17n * BigInt(i + 1)).toString(16)}` }]) as string;
         await row(page, hash.slice(0, 10)).waitFor({ timeout: 5000 });
