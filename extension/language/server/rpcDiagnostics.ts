@@ -86,6 +86,17 @@ export function analyzeRpcDocument(doc: ParsedRpcDocument, context: ProfileConte
   for (const segment of doc.segments) {
     if (!segment.root) continue;
     if (segment.batch && (segment.root.children ?? []).length === 0) c.error(segment.root, 'batch-empty', 'an empty batch: nodes answer -32600 invalid request');
+    if (segment.batch) {
+      // Replies to a batch may come in any order: only the ids pair them with the requests.
+      const seenIds = new Map<string, Node>();
+      for (const element of segment.root.children ?? []) {
+        const id = property(element, 'id');
+        if (!id || (id.type !== 'number' && id.type !== 'string')) continue;
+        const key = `${id.type}:${rawText(doc.text, id)}`;
+        if (seenIds.has(key)) c.add(id, 'warning', 'id-duplicate', `id ${rawText(doc.text, id)} is used twice in this batch: replies come in any order and only the id pairs them with requests`);
+        else seenIds.set(key, id);
+      }
+    }
   }
   for (const request of doc.requests) analyzeRequest(c, request.node, profile);
   return c.problems;
@@ -210,6 +221,9 @@ function checkScalar(c: Collector, node: Node, kind: ParamKind, what: string): v
       const raw = rawText(c.text, node);
       if (!/^\d+$/.test(raw)) c.error(node, 'param-type', `${what} must be a non-negative whole number`);
       else if (kind === 'milliseconds' && BigInt(raw) === 0n) c.error(node, 'param-type', `${what} must be positive`);
+      else if (BigInt(raw) > BigInt(Number.MAX_SAFE_INTEGER)) {
+        c.add(node, 'warning', 'number-precision', `${what} ${raw} is above 2^53: JSON parsers (Send included) round it; write it as a hex quantity (0x${BigInt(raw).toString(16)})`);
+      }
       return;
     }
     if (kind === 'milliseconds') {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parseRpcDocument } from '../../../extension/language/server/document';
-import { resolveProfile, type KnownEndpoint } from '../../../extension/language/server/rpcDiagnostics';
+import { analyzeRpcDocument, resolveProfile, type KnownEndpoint } from '../../../extension/language/server/rpcDiagnostics';
 import { request, rpcProblems } from './helpers';
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -142,5 +142,16 @@ describe('language: .jsonrpc diagnostics', () => {
     assert.deepEqual(brief(request('evm_increaseTime', ['0x03c'])), [['hex', 'error', '"0x03c"']]);
     assert.deepEqual(brief(request('eth_feeHistory', [4, 'latest', [25, 150]])), [['param-type', 'error', '150']]);
     assert.deepEqual(brief(request('eth_sendRawTransactionSync', ['0x02', 0])), [['param-type', 'error', '0']]);
+    assert.deepEqual(brief(request('mock_mint', [ADDRESS, '12345678901234567890'])), [], 'as a decimal string it is exact');
+    assert.deepEqual(brief(`{ "jsonrpc": "2.0", "id": 1, "method": "mock_mint", "params": ["${ADDRESS}", 12345678901234567890] }`),
+      [['number-precision', 'warning', '12345678901234567890']]);
+  });
+
+  it('a batch that uses an id twice', () => {
+    const batch = `[${request('eth_chainId', [], 1)}, ${request('net_version', [], 2)}, ${request('eth_blockNumber', [], 1)}]`;
+    assert.deepEqual(brief(batch), [['id-duplicate', 'warning', '1']]);
+    const [problem] = analyzeRpcDocument(parseRpcDocument(batch));
+    assert.equal(problem.offset, batch.lastIndexOf('"id": 1') + '"id": '.length, 'flagged on the second use');
+    assert.deepEqual(brief(`${request('eth_chainId', [], 1)}\n${request('net_version', [], 1)}`), [], 'separate requests may share an id');
   });
 });
