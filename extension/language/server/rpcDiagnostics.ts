@@ -98,11 +98,11 @@ export function analyzeRpcDocument(doc: ParsedRpcDocument, context: ProfileConte
       }
     }
   }
-  for (const request of doc.requests) analyzeRequest(c, request.node, profile);
+  for (const request of doc.requests) analyzeRequest(c, request.node, profile, request.element !== undefined);
   return c.problems;
 }
 
-function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile): void {
+function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile, inBatch: boolean): void {
   if (node.type !== 'object') {
     c.error(node, 'request-shape', 'a request is a JSON object {"jsonrpc": "2.0", "id": 1, "method": "…", "params": […]} (an array of them is a batch)');
     return;
@@ -143,7 +143,7 @@ function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile): voi
     return;
   }
   if (name === 'eth_getBlockReceipts' && profile.profile === 'public') {
-    c.error(method, 'receipts-public', `eth_getBlockReceipts is rejected on a public endpoint (HTTP 403, -32004): use a dedicated endpoint (this file targets public: ${profile.because})`);
+    c.error(method, 'receipts-public', `eth_getBlockReceipts is rejected on a public endpoint (HTTP 403, -32004${inBatch ? ', for the whole batch' : ''}): use a dedicated endpoint (this file targets public: ${profile.because})`);
   }
   const elements = params?.children ?? [];
   const required = requiredCount(spec);

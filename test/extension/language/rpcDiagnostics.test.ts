@@ -110,7 +110,9 @@ describe('language: .jsonrpc diagnostics', () => {
     assert.deepEqual(brief(`// @endpoint mock node (dedicated)\n${receipts}`, { endpoints: ENDPOINTS }), [], 'names match case-insensitively');
     assert.deepEqual(brief(receipts, { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:public' }), [['receipts-public', 'error', '"eth_getBlockReceipts"']]);
     assert.deepEqual(brief(`// @profile dedicated\n${receipts}`, { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:public' }), [], 'the file\'s directive wins');
-    assert.deepEqual(brief(`[${receipts}, ${request('eth_blockNumber', [], 2)}]`, { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:public' }), [['receipts-public', 'error', '"eth_getBlockReceipts"']], 'in a batch too');
+    const inBatch = rpcProblems(`[${receipts}, ${request('eth_blockNumber', [], 2)}]`, { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:public' });
+    assert.deepEqual(inBatch.map((p) => [p.code, p.text]), [['receipts-public', '"eth_getBlockReceipts"']], 'in a batch too');
+    assert.match(inBatch[0].message, /HTTP 403, -32004, for the whole batch/);
     assert.deepEqual(brief(`// @endpoint Alchemy\n${receipts}`, { endpoints: ENDPOINTS }), [['directive-endpoint', 'warning', 'Alchemy']]);
   });
 
