@@ -8,17 +8,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 // Types only: vscode-languageclient (about 1 MB of code) loads when the client starts, not at activation.
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { getNodeValue } from './server/jsonc';
 import type { JsonDocuments } from '../explorer/jsonDocuments';
 import { RpcClient } from '../rpc/client';
 import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
 import { maskUrl } from '../rpc/endpointUrl';
-import { HttpStatusError, JsonRpcError, describeRpcError } from '../rpc/errors';
 import { readSettings } from '../settings';
+import { endpointProfile, payloadOf, sendPayload } from './send';
 import { parseRpcDocument, segmentAt, type ParsedRpcDocument } from './server/document';
 import {
   AUTHORIZATION_LANGUAGE_ID, DOCUMENT_ENDPOINTS_NOTIFICATION, ENDPOINTS_NOTIFICATION, RPC_LANGUAGE_ID, SEND_COMMAND,
-  type KnownEndpoint, type Profile,
+  type KnownEndpoint,
 } from './server/protocol';
 
 export const CHOOSE_ENDPOINT_COMMAND = 'chainExplorer.language.chooseEndpoint';
@@ -42,28 +41,6 @@ export interface LanguageFeaturesApi {
   /** The endpoint id remembered for a document. */
   endpointFor(uri: vscode.Uri): string | undefined;
   rememberEndpoint(uri: vscode.Uri, endpointId: string | undefined): Promise<void>;
-}
-
-/** The profile of an endpoint, when known: the mock node's two, or a /dedicated/ URL path. */
-export function endpointProfile(endpoint: Endpoint): Profile | undefined {
-  if (endpoint.id === 'ep:mock:public') return 'public';
-  if (endpoint.id === 'ep:mock:dedicated') return 'dedicated';
-  try {
-    return /\/dedicated\//.test(new URL(endpoint.url).pathname) ? 'dedicated' : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The request values a Send sends: a segment (single or batch), or one element of a batch. */
-export function payloadOf(doc: ParsedRpcDocument, segmentIndex: number, element?: number): unknown {
-  const segment = doc.segments[segmentIndex];
-  if (!segment?.root) return undefined;
-  if (element !== undefined) {
-    const node = segment.root.children?.[element];
-    return node ? getNodeValue(node) : undefined;
-  }
-  return getNodeValue(segment.root);
 }
 
 interface Deps {
@@ -213,30 +190,17 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
       index = segmentAt(doc, offset)?.index;
     }
     const payload = index === undefined ? undefined : payloadOf(doc, index, element);
-    const requests = Array.isArray(payload) ? payload : [payload];
-    const bad = requests.findIndex((r) => typeof r !== 'object' || r === null || typeof (r as { method?: unknown }).method !== 'string');
-    if (payload === undefined || requests.length === 0 || bad >= 0) {
+    if (!payload) {
       void vscode.window.showErrorMessage('Nothing to send here: a request is an object with a "method" string (fix the errors the file shows).');
       return undefined;
     }
     const endpoint = await this.endpointForSend(document, doc, false);
     if (!endpoint) return undefined;
     const client = new RpcClient(endpoint.url, { timeoutMs: readSettings().requestTimeoutMs });
-    const items = requests as { id?: unknown; method: string; params?: unknown }[];
-    const asParams = (params: unknown): unknown[] => (params === undefined ? [] : params) as unknown[];
-    let response: unknown;
-    try {
-      if (Array.isArray(payload)) {
-        const results = await client.batch(items.map((r) => ({ method: r.method, params: asParams(r.params) })));
-        response = results.map((item, i) => (item.ok ? reply(items[i].id, item.value) : errorReply(items[i].id, item.error)));
-      } else {
-        response = reply(items[0].id, await client.call(items[0].method, asParams(items[0].params)));
-      }
-    } catch (error) {
-      response = Array.isArray(payload) ? httpFailure(error) : errorReply(items[0].id, error);
-    }
+    const response = await sendPayload(client, payload);
+    const items = payload.requests;
     this.deps.output.info(`Send ${items.map((r) => r.method).join(', ')} to ${endpoint.name} (${endpoint.displayUrl})`);
-    const title = `reply ${Array.isArray(payload) ? `batch of ${items.length}` : items[0].method} from ${endpoint.name}`;
+    const title = `reply ${payload.batch ? `batch of ${items.length}` : items[0].method} from ${endpoint.name}`;
     const editor = await this.deps.json.open(title, response);
     return { endpoint: endpoint.name, response, uri: editor.document.uri.toString() };
   }
@@ -245,25 +209,6 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
     for (const d of this.disposables) d.dispose();
     void this.client?.stop().catch(() => undefined);
   }
-}
-
-function reply(id: unknown, result: unknown): unknown {
-  return { jsonrpc: '2.0', id: id ?? null, result };
-}
-
-/** An HTTP failure of the whole request (403, 429, 5xx) or no answer at all. */
-function httpFailure(error: unknown): unknown {
-  if (error instanceof HttpStatusError) {
-    return { httpStatus: error.status, ...(error.rpcError ? { error: error.rpcError } : {}), note: describeRpcError(error) };
-  }
-  return { error: describeRpcError(error) };
-}
-
-function errorReply(id: unknown, error: unknown): unknown {
-  if (error instanceof JsonRpcError) {
-    return { jsonrpc: '2.0', id: id ?? null, error: { code: error.code, message: error.rpcMessage, ...(error.data !== undefined ? { data: error.data } : {}) } };
-  }
-  return httpFailure(error);
 }
 
 /** Registers the language features: call from activate(); nothing starts until a language document opens. */
