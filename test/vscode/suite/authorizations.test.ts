@@ -30,7 +30,7 @@ interface Step {
 }
 
 /** Prompts answered from a script, in order; a prompt the script does not expect fails the test. */
-function scripted(steps: Step[]): Prompts & { remaining: () => number; problems: string[] } {
+function scripted(steps: Step[], openFiles: vscode.Uri[] = []): Prompts & { remaining: () => number; problems: string[] } {
   const problems: string[] = [];
   const next = (kind: Step['kind'], text: string): Step | undefined => {
     const step = steps.shift();
@@ -49,7 +49,7 @@ function scripted(steps: Step[]): Prompts & { remaining: () => number; problems:
     inputBox: async (options: vscode.InputBoxOptions) => next('inputBox', describe(options))?.answer([], options) as string | undefined,
     confirm: async (message: string) => Boolean(next('confirm', message)?.answer([], {})),
     saveDialog: async () => undefined,
-    openDialog: async () => undefined,
+    openDialog: async () => (openFiles.length ? openFiles.splice(0) : undefined),
   };
 }
 
@@ -279,6 +279,25 @@ describe('Authorizations view with the mock node', function () {
     assert.equal(written.primaryType, 'TransferWithAuthorization');
     await run('removeLocalKey', localPayer.address);
     assert.ok(!explorer.authorizations.store.localKeyAddresses().includes(localPayer.address));
+
+    // Removed, then imported back from the exported file through the open dialog: the token's
+    // AuthorizationUsed log tells the view it was captured (no receipt of ours in the record now).
+    assert.equal(await run('delete', { key }), key);
+    assert.equal(await explorer.authorizations.store.signature(key), undefined, 'its signature left the secret storage too');
+    const ui = scripted([{ kind: 'quickPick', expect: /Endpoint the authorization is for/, answer: pick('Mock node (public)') }], [vscode.Uri.file(file)]);
+    explorer.authorizations.commands.ui = ui;
+    try {
+      assert.equal(await run<string>('import'), key, explorer.authorizations.commands.lastError);
+    } finally {
+      explorer.authorizations.commands.ui = vscodePrompts;
+    }
+    assert.deepEqual(ui.problems, []);
+    const imported = explorer.authorizations.store.get(key)!;
+    assert.equal(imported.capture, undefined);
+    assert.equal(imported.signedWith, 'imported');
+    assert.equal(imported.orderId, 'order-1002');
+    await expectState(key, 'Used');
+    assert.equal(explorer.authorizations.tree.observer.stateOf(imported).note, 'captured: nonce consumed by the capture', 'found by the AuthorizationUsed log');
   });
 
   it("not yet valid: the inspector shows the token's reason from the dry run; void keeps the nonce unused onchain", async () => {
