@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { analyzeAuthorization } from '../../../extension/language/server/authorizationDiagnostics';
-import { DOMAIN, MERCHANT, VALID_AFTER, VALID_BEFORE, drafted, signAs } from '../authorizations/fixtures';
+import { exportAuthorization } from '../../../extension/authorizations/model';
+import { DOMAIN, MERCHANT, VALID_AFTER, VALID_BEFORE, drafted, signAs, signedRecord } from '../authorizations/fixtures';
 import { seen } from './helpers';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -36,6 +37,13 @@ describe('language: .authorization.json diagnostics', () => {
   it('a well-formed, correctly signed authorization inside its window: no problems', () => {
     assert.deepEqual(brief(file()), []);
     assert.deepEqual(brief(file({ primaryType: 'TransferWithAuthorization', captureRoute: 'transferWithAuthorization', signature: transferSignature })), []);
+  });
+
+  it('a file exactly as Export writes it (exportAuthorization): no problems', () => {
+    const exported = exportAuthorization(signedRecord({ orderId: 'order-42' }), receiveSignature);
+    assert.deepEqual(brief(`${JSON.stringify(exported, null, 2)}\n`), []);
+    const seedForm = { orderId: exported.orderId, authorization: exported.authorization, signature: exported.signature };
+    assert.deepEqual(brief(JSON.stringify(seedForm)).map((p) => p[0]), ['signature-unchecked']);
   });
 
   it('the seed\'s own stored form {orderId, authorization, signature}: checked, with a hint that recovery needs domain and primaryType', () => {
