@@ -15,7 +15,7 @@ import { vscodePrompts, type CommandOutcome, type InspectResult, type Prompts } 
 import type { ExportedAuthorization, LifecycleState } from '../../../extension/authorizations/model';
 import type { AuthorizationNode } from '../../../extension/authorizations/view';
 import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/abi';
-import { api, rpc, waitFor } from './helpers';
+import { api, EXTENSION_ID, rpc, waitFor } from './helpers';
 
 const token = new Interface(STABLE_TOKEN_ABI);
 const ENDPOINT = 'ep:mock:public';
@@ -109,6 +109,17 @@ describe('Authorizations view with the mock node', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('chainExplorer.stopMockNode');
+  });
+
+  it('registers every authorization command it contributes, in the Chain category', async () => {
+    const contributed = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; category: string }[] } })
+      .contributes.commands.filter((c) => c.command.startsWith('chainExplorer.authorizations.'));
+    assert.equal(contributed.length, 13);
+    const registered = await vscode.commands.getCommands(true);
+    for (const c of contributed) {
+      assert.ok(registered.includes(c.command), `${c.command} is registered`);
+      assert.equal(c.category, 'Chain');
+    }
   });
 
   it('shows its welcome (no groups) while empty, and the seven lifecycle groups once there is an authorization', async () => {
