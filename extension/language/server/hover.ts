@@ -1,6 +1,8 @@
 // Hovers: method docs (the seed's param tables), tags, filter fields, hex quantities as decimal
 // (and as a UTC date when they look like Unix seconds), token amounts in 6-decimal units, and the
 // fields of a stored authorization. Pure: text and offset in, Markdown out.
+import { Interface } from 'ethers';
+import { EVENT_SIGNATURES, EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS } from '../../../mock-node/execution/token/abi';
 import { findNodeAtOffset, getNodePath, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, integerValue, parseAuthorizationFile } from './authorizationDiagnostics';
 import { property, segmentAt, type ParsedRpcDocument } from './document';
@@ -22,6 +24,35 @@ export function describeQuantity(value: string, options: { tokenAmount?: boolean
   if (options.tokenAmount) lines.push(`token amount: ${tokenUnits(n)} (6 decimals)`);
   if (n >= 10n ** 15n && !plausibleTimestamp(n)) lines.push(`in ether units: ${tokenUnits(n, 18)}`);
   return lines.join('  \n');
+}
+
+let tokenInterface: Interface | undefined;
+
+/** Call data of the built-in token (USDC's ABI): the function and its arguments, amounts in token units. */
+export function describeTokenCall(data: string): string | undefined {
+  if (!/^0x[0-9a-fA-F]{8}/.test(data)) return undefined;
+  tokenInterface ??= new Interface(STABLE_TOKEN_ABI);
+  let parsed;
+  try {
+    parsed = tokenInterface.parseTransaction({ data });
+  } catch {
+    return undefined;
+  }
+  if (!parsed) return undefined;
+  const lines = [`token call **${parsed.signature}**`];
+  parsed.fragment.inputs.forEach((input, i) => {
+    const value: unknown = parsed.args[i];
+    const amount = input.type === 'uint256' && /^(value|amount|increment|decrement)$/.test(input.name);
+    const shown = typeof value === 'bigint' ? value.toString() : String(value);
+    lines.push(`- ${input.name}: \`${shown}\`${amount && typeof value === 'bigint' ? ` = ${tokenUnits(value, TOKEN_DECIMALS)} tokens` : ''}`);
+  });
+  return lines.join('\n');
+}
+
+/** topic 0 of one of the token's events. */
+export function describeTopic(topic: string): string | undefined {
+  const name = (Object.keys(EVENT_TOPICS) as (keyof typeof EVENT_TOPICS)[]).find((k) => EVENT_TOPICS[k] === topic.toLowerCase());
+  return name ? `topic 0 of the token's event **${EVENT_SIGNATURES[name]}**` : undefined;
 }
 
 function nodeRange(node: Node): { offset: number; length: number } {
@@ -68,9 +99,11 @@ export function rpcHover(doc: ParsedRpcDocument, offset: number, nowSeconds?: nu
   if (value && (BLOCK_TAGS as readonly string[]).includes(value)) {
     lines.push(`\`${value}\` · ${TAG_DOCS[value as keyof typeof TAG_DOCS]}`);
   } else if (value !== undefined) {
+    const decoded = rest[2] === 'data' || rest[2] === 'input' ? describeTokenCall(value) : rest[2] === 'topics' ? describeTopic(value) : undefined;
     const amount = method?.name === 'mock_mint' && rest[1] === 1;
-    const quantity = describeQuantity(value, { tokenAmount: amount, nowSeconds });
-    if (quantity) lines.push(quantity);
+    const quantity = decoded ? undefined : describeQuantity(value, { tokenAmount: amount, nowSeconds });
+    if (decoded) lines.push(decoded);
+    else if (quantity) lines.push(quantity);
     else if (amount && /^\d+$/.test(value)) lines.push(`token amount: ${tokenUnits(BigInt(value))} (6 decimals)`);
   }
   return lines.length ? { markdown: lines.join('\n\n'), ...range } : undefined;

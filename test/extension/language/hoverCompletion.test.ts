@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { authorizationCompletions, directiveCompletions, rpcCompletions } from '../../../extension/language/server/completion';
 import { parseRpcDocument } from '../../../extension/language/server/document';
-import { authorizationHover, describeQuantity, rpcHover } from '../../../extension/language/server/hover';
+import { Interface } from 'ethers';
+import { EVENT_TOPICS, STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/abi';
+import { authorizationHover, describeQuantity, describeTokenCall, rpcHover } from '../../../extension/language/server/hover';
 import { cursor, request } from './helpers';
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -39,6 +41,18 @@ describe('language: hover', () => {
     const decimal = hoverAt(`{ "method": "mock_mint", "params": ["${ADDRESS}", "7800|00"] }`);
     assert.match(decimal!.markdown, /token amount: 0\.78 \(6 decimals\)/);
     assert.match(describeQuantity('0xde0b6b3a7640000')!, /in ether units: 1$/);
+  });
+
+  it('token call data decoded with the token\'s ABI (amounts in token units); token event topics named', () => {
+    const data = new Interface(STABLE_TOKEN_ABI).encodeFunctionData('transfer', [ADDRESS, 12_500_000n]);
+    const call = hoverAt(`{ "method": "eth_call", "params": [{ "to": "0x3600000000000000000000000000000000000000", "data": "${data.slice(0, 20)}|${data.slice(20)}" }, "latest"] }`);
+    assert.match(call!.markdown, /token call \*\*transfer\(address,uint256\)\*\*/);
+    assert.match(call!.markdown, /- value: `12500000` = 12\.5 tokens/);
+    assert.match(call!.markdown, new RegExp(`- to: \`${ADDRESS}\``));
+    assert.equal(describeTokenCall('0xdeadbeef'), undefined);
+    const topic = EVENT_TOPICS.Transfer;
+    const hover = hoverAt(`{ "method": "eth_getLogs", "params": [{ "topics": [["${topic.slice(0, 10)}|${topic.slice(10)}"]] }] }`);
+    assert.match(hover!.markdown, /topic 0 of the token's event \*\*Transfer\(address,address,uint256\)\*\*/);
   });
 
   it('a method with the seed\'s param table; tags; filter fields', () => {
