@@ -55,5 +55,23 @@ export function registerMockNodeCommands(service: MockNodeService): vscode.Dispo
       }
     }),
     vscode.commands.registerCommand('chainExplorer.showMockNodeOutput', () => service.output.show(true)),
+    vscode.commands.registerCommand('chainExplorer.sendTestTransaction', async () => {
+      const node = service.running;
+      if (!node) {
+        void vscode.window.showInformationMessage('Start the mock node first.');
+        return undefined;
+      }
+      // 0.01 ETH between the first two dev accounts, through the node's own eth_sendTransaction.
+      const [from, to] = node.accounts;
+      try {
+        const hash = await node.request('eth_sendTransaction', [{ from: from.address, to: to.address, value: `0x${(10n ** 16n).toString(16)}` }]) as string;
+        service.output.info(`test transaction ${hash} (0.01 ETH ${from.address} → ${to.address})`);
+        vscode.window.setStatusBarMessage(`Sent ${hash.slice(0, 10)}…`, 3000);
+        return hash;
+      } catch (error) {
+        report(error);
+        return undefined;
+      }
+    }),
   ];
 }

@@ -18,4 +18,16 @@ describe('activation', () => {
       assert.ok(commands.includes(command), `${command} is registered`);
     }
   });
+
+  it('contributes a walkthrough whose steps name real commands and media', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const walkthrough = (extension.packageJSON.contributes.walkthroughs as { steps: { description: string; media: Record<string, string> }[] }[])[0];
+    assert.equal(walkthrough.steps.length, 4);
+    const commands = await vscode.commands.getCommands(true);
+    for (const step of walkthrough.steps) {
+      for (const [, command] of step.description.matchAll(/\(command:([\w.]+)\)/g)) assert.ok(commands.includes(command), `${command} exists`);
+      const media = step.media.image ?? step.media.markdown;
+      await vscode.workspace.fs.stat(vscode.Uri.joinPath(extension.extensionUri, media));
+    }
+  });
 });

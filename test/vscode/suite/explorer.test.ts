@@ -173,6 +173,15 @@ describe('RPC explorer with the mock node', function () {
     });
   });
 
+  it('sends a test transaction by command and shows it in the pending block', async () => {
+    const hash = await vscode.commands.executeCommand<string>('chainExplorer.sendTestTransaction');
+    assert.match(hash, /^0x[0-9a-f]{64}$/);
+    await waitFor('the test transaction in the pending block', async () => {
+      const txs = await childrenAt(explorer, [PUBLIC, 'pending', 'Transactions']);
+      return txs.some((t) => t.spec.copyValue === hash);
+    });
+  });
+
   it('opens a block as JSON in a read-only editor', async () => {
     const block = await nodeAt(explorer, [PUBLIC, 'pending']);
     await vscode.commands.executeCommand('chainExplorer.openJson', block);
