@@ -15,7 +15,7 @@ import { AuthorizationChain, cancelCalldata, captureCalldata } from './chain';
 import { inspect, inspectionMarkdown, recoverAuthorizationSigner, type Inspection, type InspectionInput } from './inspector';
 import {
   authorizationKey, authorizationTypedData, cancelTypedData, CAPTURE_ROUTES, defaultWindow, deriveState, draftAuthorization,
-  exportAuthorization, formatTokenAmount, InputError, isBytes32, normalizeV, parseAddress, parseTokenAmount, primaryTypeFor, refusal, summary,
+  exportAuthorization, formatTokenAmount, InputError, isBytes32, normalizeV, parseAddress, parseTokenAmount, primaryTypeFor, refusal, routeFor, summary,
   type AuthorizationAction, type AuthorizationPrimaryType, type AuthorizationRecord, type CaptureRoute, type DerivedState,
   type DomainFields, type ExportedAuthorization, type TxOutcome,
 } from './model';
@@ -66,6 +66,11 @@ export interface CaptureArgs extends KeyArgs {
   sender?: SignerChoice;
   /** How long to wait for a receipt (ms). */
   timeoutMs?: number;
+  /**
+   * Capture by this route instead of the drafted one: allowed only when it is the route the
+   * signature's type fits (e.g. transferWithAuthorization for a TransferWithAuthorization signature).
+   */
+  route?: CaptureRoute;
 }
 
 export interface CancelArgs extends KeyArgs {
@@ -490,8 +495,18 @@ export class AuthorizationCommands {
   // Capture
 
   async capture(arg?: AuthorizationNode | CaptureArgs): Promise<CommandOutcome> {
-    const { record } = await this.target(arg, 'capture');
+    let { record } = await this.target(arg, 'capture');
     const args = arg && 'key' in arg && !('kind' in arg) ? arg as CaptureArgs : undefined;
+    // A signature whose type does not fit the route (the seed's pair) can still be captured by the
+    // route it does fit: offer that switch before anything is sent.
+    const fitting = record.primaryType ? routeFor(record.primaryType) : record.route;
+    if (args?.route !== undefined && args.route !== record.route) {
+      if (args.route !== fitting) throw new InputError(`the signature is ${record.primaryType ?? 'unknown'}: it can only be captured by ${fitting}`);
+      record = await this.deps.store.update(record.key, (r) => ({ ...r, route: fitting }));
+    } else if (!args && fitting !== record.route) {
+      const message = `This authorization was signed as ${record.primaryType}, which ${record.route} rejects (FiatTokenV2: invalid signature). Capture it with ${fitting} instead?`;
+      if (await this.ui.confirm(message, `Capture with ${fitting}`)) record = await this.deps.store.update(record.key, (r) => ({ ...r, route: fitting }));
+    }
     const signature = await this.deps.store.signature(record.key);
     if (!signature) throw new InputError('the signature is missing from the secret storage');
     const a = record.authorization;

@@ -218,7 +218,7 @@ describe('Authorizations view with the mock node', function () {
     assert.match(explorer.authorizations.commands.lastError ?? '', /only a stored authorization can be captured \(it is Canceled\)/);
   });
 
-  it("flags the seed's TransferWithAuthorization + receiveWithAuthorization pair before submission; forced, it fails with status 0x0 and stays Stored", async () => {
+  it("flags the seed's TransferWithAuthorization + receiveWithAuthorization pair before submission; forced, it fails with status 0x0 and stays Stored; captured by the fitting route it is paid", async () => {
     const latest = await rpc(url, 'eth_getBlockByNumber', ['latest', false]) as { timestamp: string };
     const now = Number(BigInt(latest.timestamp));
     const authorization = {
@@ -254,8 +254,23 @@ describe('Authorizations view with the mock node', function () {
     assert.equal(forced.state?.state, 'Stored', 'a failed capture leaves it unchanged');
     assert.equal(await consumed(payer, authorization.nonce), false);
     assert.equal(await balance(payer), payerBefore);
-    await run('void', { key });
-    await expectState(key, 'Voided offchain');
+
+    // The route the signature fits still works: Capture from the view offers transferWithAuthorization.
+    const ui = scripted([{ kind: 'confirm', expect: /signed as TransferWithAuthorization, which receiveWithAuthorization rejects \(FiatTokenV2: invalid signature\)\. Capture it with transferWithAuthorization instead\?/, answer: () => true }]);
+    explorer.authorizations.commands.ui = ui;
+    let switched: CommandOutcome | undefined;
+    try {
+      switched = await run<CommandOutcome>('capture', { kind: 'authorization', key, state: 'Stored' } satisfies AuthorizationNode);
+    } finally {
+      explorer.authorizations.commands.ui = vscodePrompts;
+    }
+    assert.deepEqual(ui.problems, []);
+    assert.equal(ui.remaining(), 0);
+    assert.equal(switched?.tx?.status, 'success', explorer.authorizations.commands.lastError);
+    assert.equal(explorer.authorizations.store.get(key)!.route, 'transferWithAuthorization');
+    assert.equal(await balance(payer), payerBefore - 2_000_000n);
+    assert.equal(await consumed(payer, authorization.nonce), true);
+    await expectState(key, 'Used');
   });
 
   it('transferWithAuthorization route, signed with a local key kept in the secret storage, captured and exported', async () => {
@@ -326,6 +341,9 @@ describe('Authorizations view with the mock node', function () {
     const inspected = await run<InspectResult>('inspect', { key, show: false });
     assert.equal(inspected.inspection.checks.find((c) => c.id === 'window')?.status, 'fail');
     assert.equal(inspected.inspection.checks.find((c) => c.id === 'dryRun')?.detail, 'reverts: FiatTokenV2: authorization is not yet valid');
+    assert.equal(await run('capture', { key, route: 'transferWithAuthorization' }), undefined);
+    assert.match(explorer.authorizations.commands.lastError ?? '', /the signature is ReceiveWithAuthorization: it can only be captured by receiveWithAuthorization/);
+    assert.equal(explorer.authorizations.store.get(key)!.route, 'receiveWithAuthorization', 'unchanged');
     const voided = await run<CommandOutcome>('void', { key });
     assert.equal(voided?.state?.state, 'Voided offchain');
     assert.equal(await consumed(payer, nonceOf(key)), false);
