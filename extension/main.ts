@@ -70,6 +70,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   };
   setEndpointCount();
   updateStatus();
+  /** A URL with a key typed into the settings by hand: offer to move it (names only in messages). */
+  const warnedKeyed = new Set<string>();
+  const offerToMoveKeys = (): void => {
+    const keyed = registry.keyedSettingsEndpoints().filter((e) => !warnedKeyed.has(e.name));
+    if (keyed.length === 0) return;
+    for (const e of keyed) warnedKeyed.add(e.name);
+    const names = keyed.map((e) => e.name).join(', ');
+    output.warn(`endpoints in the settings hold a key in their URL: ${names}`);
+    void vscode.window.showWarningMessage(
+      `The URL of ${names} holds a key and is in your settings. Keep it in the secret storage instead?`, 'Move to Secret Storage',
+    ).then((choice) => { if (choice) void vscode.commands.executeCommand('chainExplorer.moveKeysToSecretStorage'); });
+  };
+  offerToMoveKeys();
 
   context.subscriptions.push(
     output, registry, tree, treeView, pending, mockNode, poller,
@@ -109,6 +122,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
     registry.onDidChange(() => {
       setEndpointCount();
       tree.update();
+      offerToMoveKeys();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;

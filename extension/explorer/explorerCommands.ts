@@ -91,6 +91,11 @@ export function registerExplorerCommands(deps: ExplorerCommandDeps): vscode.Disp
       output.info(`endpoint added: ${added.name} ${maskUrl(added.url)}${added.source === 'secret' ? ' (URL in secret storage)' : ''}`);
       return added.id;
     }),
+    vscode.commands.registerCommand('chainExplorer.moveKeysToSecretStorage', async () => {
+      const moved = await registry.moveKeyedToSecrets();
+      for (const name of moved) output.info(`endpoint ${name}: URL with a key moved from the settings to the secret storage`);
+      return moved;
+    }),
     vscode.commands.registerCommand('chainExplorer.removeEndpoint', async (node?: ExplorerNode) => {
       const endpoint = await pickEndpoint(deps, node, true);
       if (!endpoint || endpoint.source === 'mock') return;

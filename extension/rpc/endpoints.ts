@@ -99,6 +99,21 @@ export class EndpointRegistry implements vscode.Disposable {
     return { id: `ep:settings:${name}`, name, url, displayUrl: url, source: 'settings' };
   }
 
+  /** Endpoints written into the settings by hand with a key in the URL. */
+  keyedSettingsEndpoints(): Endpoint[] {
+    return this.list().filter((e) => e.source === 'settings' && urlHoldsKey(e.url));
+  }
+
+  /** Moves settings endpoints whose URL holds a key into SecretStorage (same names). */
+  async moveKeyedToSecrets(): Promise<string[]> {
+    const keyed = this.keyedSettingsEndpoints();
+    for (const endpoint of keyed) {
+      await this.remove(endpoint);
+      await this.add(endpoint.name, endpoint.url);
+    }
+    return keyed.map((e) => e.name);
+  }
+
   async remove(endpoint: Endpoint): Promise<void> {
     if (endpoint.source === 'secret') {
       const raw = endpoint.id.slice('ep:secret:'.length);

@@ -31,4 +31,19 @@ describe('endpoints', () => {
     await vscode.commands.executeCommand('chainExplorer.removeEndpoint', root);
     await waitFor('Nowhere to go', async () => !(await explorer.tree.getChildren()).some((r) => r.spec.label === 'Nowhere'));
   });
+
+  it('moves a URL with a key typed into the settings to the secret storage', async () => {
+    const explorer = await api();
+    const key = 'ZyXwVu9876543210KeyInSettings';
+    const config = vscode.workspace.getConfiguration('chainExplorer');
+    await config.update('endpoints', [{ name: 'Typed', url: `http://127.0.0.1:${await closedPort()}/v3/${key}` }], vscode.ConfigurationTarget.Global);
+    const root = await waitFor('Typed', async () => (await explorer.tree.getChildren()).find((r) => r.spec.label === 'Typed'));
+    assert.ok(!JSON.stringify(root.spec).includes(key), 'shown masked even while in the settings');
+    const moved = await vscode.commands.executeCommand<string[]>('chainExplorer.moveKeysToSecretStorage');
+    assert.deepEqual(moved, ['Typed']);
+    assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('chainExplorer').get('endpoints')).includes(key), 'the key left the settings');
+    const secret = await waitFor('Typed from the secret storage', () => explorer.registry.list().find((e) => e.name === 'Typed' && e.source === 'secret'));
+    await vscode.commands.executeCommand('chainExplorer.removeEndpoint', explorer.tree.node(secret.id));
+    await waitFor('Typed to go', () => !explorer.registry.list().some((e) => e.name === 'Typed'));
+  });
 });
