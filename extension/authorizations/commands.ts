@@ -290,7 +290,7 @@ export class AuthorizationCommands {
   }
 
   /** Decides who signs for `address`: the endpoint if it holds the account, else a local key (asked for if missing). */
-  private async signerFor(chain: AuthorizationChain, address: string, choice: SignerChoice | undefined, role: string, privateKey?: string): Promise<{ kind: SignerChoice; key?: string }> {
+  private async signerFor(chain: AuthorizationChain, address: string, choice: SignerChoice | undefined, role: string, interactive: boolean, privateKey?: string): Promise<{ kind: SignerChoice; key?: string }> {
     if (privateKey) await this.keepLocalKey(privateKey, address, role);
     const onEndpoint = (await chain.accounts()).includes(getAddress(address));
     // Not on the endpoint: a local key, asked for below when there is none yet.
@@ -300,6 +300,9 @@ export class AuthorizationCommands {
       return { kind };
     }
     let key = await this.deps.store.localKey(address);
+    if (!key && !interactive) {
+      throw new InputError(`no local key for the ${role} ${address} and the endpoint does not hold the account: give privateKey or run Add Local Signing Key`);
+    }
     if (!key) {
       const entered = answered(await this.ui.inputBox({
         title: `Private key of the ${role} ${address}`,
@@ -428,7 +431,7 @@ export class AuthorizationCommands {
     const domain = await chain.domain();
     const primaryType = primaryTypeFor(record.route);
     const a = record.authorization;
-    const signer = await this.signerFor(chain, a.from, args?.signer, 'payer', args?.privateKey);
+    const signer = await this.signerFor(chain, a.from, args?.signer, 'payer', !args, args?.privateKey);
     const payload = authorizationTypedData(primaryType, domain, a);
     // Some wallets answer v as 0/1; the token accepts only 27/28 (the same signature, re-encoded).
     const signature = normalizeV(await this.signTyped(chain, signer, a.from, payload));
@@ -517,7 +520,7 @@ export class AuthorizationCommands {
       if (args) throw new InputError(`the dry run of ${record.route} reverts: ${dryRun.reason}; nothing was sent`);
       if (!(await this.ui.confirm(`The dry run of ${record.route} reverts: ${dryRun.reason}. Submit anyway? The transaction will fail and cost gas.`, 'Submit anyway'))) throw new Dismissed();
     }
-    const sender = await this.signerFor(chain, a.to, args?.sender, 'merchant');
+    const sender = await this.signerFor(chain, a.to, args?.sender, 'merchant', !args);
     const hash = await this.send(chain, sender, a.to, data, dryRun.ok ? undefined : 200_000n);
     await this.deps.store.update(record.key, (r) => ({ ...r, capture: { hash, status: 'pending' } }));
     this.deps.output.info(`capture sent by ${a.to}: ${hash} (${record.route})`);
@@ -552,7 +555,7 @@ export class AuthorizationCommands {
       if (!(await this.ui.confirm(`Cancel the authorization${record.orderId ? ` for order ${record.orderId}` : ''} onchain? The payer ${a.from} signs a cancellation and the merchant relays it; the nonce is then consumed for good.`, 'Cancel onchain'))) throw new Dismissed();
     }
     const domain = await chain.domain();
-    const payerSigner = await this.signerFor(chain, a.from, args?.payerSigner, 'payer');
+    const payerSigner = await this.signerFor(chain, a.from, args?.payerSigner, 'payer', !args);
     const cancelSignature = normalizeV(await this.signTyped(chain, payerSigner, a.from, cancelTypedData(domain, a.from, a.nonce)));
     const types = { CancelAuthorization: [...TYPED_DATA_TYPES.CancelAuthorization.CancelAuthorization] };
     const recovered = verifyTypedData({ ...domain, chainId: BigInt(domain.chainId) }, types, { authorizer: a.from, nonce: a.nonce }, cancelSignature);
@@ -560,7 +563,7 @@ export class AuthorizationCommands {
     const data = cancelCalldata(a.from, a.nonce, cancelSignature);
     const dryRun = await chain.dryRun(data, a.to);
     if (!dryRun.ok) throw new InputError(`the dry run of cancelAuthorization reverts: ${dryRun.reason}; nothing was sent`);
-    const sender = await this.signerFor(chain, a.to, args?.sender, 'merchant');
+    const sender = await this.signerFor(chain, a.to, args?.sender, 'merchant', !args);
     const hash = await this.send(chain, sender, a.to, data);
     await this.deps.store.update(record.key, (r) => ({ ...r, cancel: { hash, status: 'pending' } }));
     this.deps.output.info(`cancelAuthorization relayed by ${a.to}: ${hash}`);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Interface } from 'ethers';
+import { Interface, Wallet } from 'ethers';
 import type { ChainExplorerApi } from '../../../extension/main';
 import { vscodePrompts, type CommandOutcome, type InspectResult, type Prompts } from '../../../extension/authorizations/commands';
 import type { ExportedAuthorization, LifecycleState } from '../../../extension/authorizations/model';
@@ -271,6 +271,18 @@ describe('Authorizations view with the mock node', function () {
     assert.equal(await balance(payer), payerBefore - 2_000_000n);
     assert.equal(await consumed(payer, authorization.nonce), true);
     await expectState(key, 'Used');
+  });
+
+  it('a payer the endpoint does not hold needs a local key: with an argument object it says so instead of prompting', async () => {
+    const stranger = Wallet.createRandom();
+    const key = await run<string>('draft', { endpointId: ENDPOINT, payer: stranger.address, merchant, amount: '1' });
+    assert.equal(await run('sign', { key }), undefined);
+    assert.match(explorer.authorizations.commands.lastError ?? '', new RegExp(`no local key for the payer ${stranger.address} and the endpoint does not hold the account`));
+    await expectState(key, 'Drafted');
+    const signed = await run<CommandOutcome>('sign', { key, privateKey: stranger.privateKey });
+    assert.equal(signed?.state?.state, 'Signed', explorer.authorizations.commands.lastError);
+    assert.equal(explorer.authorizations.store.get(key)!.signedWith, 'local key');
+    await run('removeLocalKey', stranger.address);
   });
 
   it('transferWithAuthorization route, signed with a local key kept in the secret storage, captured and exported', async () => {
