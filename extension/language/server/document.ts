@@ -21,6 +21,15 @@ export interface Problem {
   message: string;
   /** A stable code per rule, shown in the Problems view and used by tests. */
   code: string;
+  /** A quick fix: replace [offset, offset + length) with newText. */
+  fix?: Fix;
+}
+
+export interface Fix {
+  title: string;
+  offset: number;
+  length: number;
+  newText: string;
 }
 
 export interface Directive {

@@ -2,12 +2,13 @@
 // kinds of its positional params, and the endpoint rules of SPEC 2.3 (eth_getBlockReceipts on a
 // public endpoint, eth_getLogs over 2,000 blocks). Pure: text in, problems out.
 import type { Node } from './jsonc';
-import { properties, property, rawText, type ParsedRpcDocument, type Problem, type Severity } from './document';
+import { properties, property, rawText, type Fix, type ParsedRpcDocument, type Problem, type Severity } from './document';
 import {
   FILTER_FIELDS, METHOD_SPECS, OTHER_KNOWN_METHODS, TRANSACTION_FIELDS, WEBSOCKET_METHODS, closest, methodSpec, requiredCount,
   type ParamKind, type ParamSpec,
 } from './methods';
-import { addressProblem, blockStringProblem, dataProblem, hashProblem, quantityProblem, slotProblem } from './values';
+import { getAddress } from 'ethers';
+import { addressProblem, blockStringFix, blockStringProblem, dataProblem, hashProblem, quantityFix, quantityProblem, slotProblem } from './values';
 
 export type Profile = 'public' | 'dedicated';
 
@@ -55,14 +56,20 @@ export function resolveProfile(doc: ParsedRpcDocument, context: ProfileContext =
   return {};
 }
 
+/** A fix that replaces a whole node with the JSON of `value`. */
+function replaceWith(node: { offset: number; length: number }, value: unknown, title?: string): Fix {
+  const newText = JSON.stringify(value);
+  return { title: title ?? `Change to ${newText}`, offset: node.offset, length: node.length, newText };
+}
+
 class Collector {
   readonly problems: Problem[] = [];
   constructor(readonly text: string) {}
-  add(node: { offset: number; length: number }, severity: Severity, code: string, message: string): void {
-    this.problems.push({ offset: node.offset, length: Math.max(1, node.length), severity, code, message });
+  add(node: { offset: number; length: number }, severity: Severity, code: string, message: string, fix?: Fix): void {
+    this.problems.push({ offset: node.offset, length: Math.max(1, node.length), severity, code, message, ...(fix ? { fix } : {}) });
   }
-  error(node: { offset: number; length: number }, code: string, message: string): void {
-    this.add(node, 'error', code, message);
+  error(node: { offset: number; length: number }, code: string, message: string, fix?: Fix): void {
+    this.add(node, 'error', code, message, fix);
   }
 }
 
@@ -111,8 +118,10 @@ function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile, inBa
     if (!ENVELOPE_KEYS.includes(name)) c.add(key, 'warning', 'request-unknown-member', `"${name}" is not part of a JSON-RPC 2.0 request (jsonrpc, id, method, params)`);
   }
   const jsonrpc = property(node, 'jsonrpc');
-  if (!jsonrpc) c.add(brace(node), 'warning', 'jsonrpc-missing', 'missing "jsonrpc": "2.0" (Send adds it; strict endpoints answer -32600)');
-  else if (jsonrpc.value !== '2.0') c.error(jsonrpc, 'jsonrpc-version', '"jsonrpc" must be the string "2.0"');
+  if (!jsonrpc) {
+    c.add(brace(node), 'warning', 'jsonrpc-missing', 'missing "jsonrpc": "2.0" (Send adds it; strict endpoints answer -32600)',
+      { title: 'Add "jsonrpc": "2.0"', offset: node.offset + 1, length: 0, newText: ' "jsonrpc": "2.0",' });
+  } else if (jsonrpc.value !== '2.0') c.error(jsonrpc, 'jsonrpc-version', '"jsonrpc" must be the string "2.0"', replaceWith(jsonrpc, '2.0'));
   const id = property(node, 'id');
   if (id && id.type !== 'number' && id.type !== 'string' && id.type !== 'null') c.error(id, 'id-type', '"id" must be a number or a string');
   const method = property(node, 'method');
@@ -138,7 +147,8 @@ function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile, inBa
       c.add(method, 'information', 'method-not-served', `${name} is a standard method the bundled mock node does not serve; its params are not checked here`);
     } else {
       const suggestion = closest(name, ALL_METHODS);
-      c.error(method, 'method-unknown', `unknown method "${name}"${suggestion ? `: did you mean ${suggestion}?` : ''} (the node answers -32601 method not found)`);
+      c.error(method, 'method-unknown', `unknown method "${name}"${suggestion ? `: did you mean ${suggestion}?` : ''} (the node answers -32601 method not found)`,
+        suggestion ? replaceWith(method, suggestion) : undefined);
     }
     return;
   }
@@ -182,7 +192,8 @@ function checkBlock(c: Collector, node: Node, what: string, allowObject = true):
     const value = String(node.value);
     const problem = blockStringProblem(value);
     if (problem) {
-      c.error(node, /^0x/i.test(value) ? 'hex' : 'block-tag', `${what}: ${problem}`);
+      const fixed = blockStringFix(value);
+      c.error(node, /^0x/i.test(value) ? 'hex' : 'block-tag', `${what}: ${problem}`, fixed ? replaceWith(node, fixed) : undefined);
       return undefined;
     }
     return /^0x/i.test(value) ? BigInt(value) : undefined;
@@ -213,7 +224,11 @@ function checkBlock(c: Collector, node: Node, what: string, allowObject = true):
 
 function checkScalar(c: Collector, node: Node, kind: ParamKind, what: string): void {
   if (kind === 'boolean') {
-    if (node.type !== 'boolean') c.error(node, 'param-type', `${what} must be true or false${node.type === 'string' ? ' (a JSON boolean, not a string)' : ''}`);
+    if (node.type !== 'boolean') {
+      const meant = node.type === 'string' && (node.value === 'true' || node.value === 'false') ? node.value === 'true' : undefined;
+      c.error(node, 'param-type', `${what} must be true or false${node.type === 'string' ? ' (a JSON boolean, not a string)' : ''}`,
+        meant === undefined ? undefined : replaceWith(node, meant));
+    }
     return;
   }
   if (kind === 'integer' || kind === 'amount' || kind === 'milliseconds') {
@@ -222,7 +237,8 @@ function checkScalar(c: Collector, node: Node, kind: ParamKind, what: string): v
       if (!/^\d+$/.test(raw)) c.error(node, 'param-type', `${what} must be a non-negative whole number`);
       else if (kind === 'milliseconds' && BigInt(raw) === 0n) c.error(node, 'param-type', `${what} must be positive`);
       else if (BigInt(raw) > BigInt(Number.MAX_SAFE_INTEGER)) {
-        c.add(node, 'warning', 'number-precision', `${what} ${raw} is above 2^53: JSON parsers (Send included) round it; write it as a hex quantity (0x${BigInt(raw).toString(16)})`);
+        c.add(node, 'warning', 'number-precision', `${what} ${raw} is above 2^53: JSON parsers (Send included) round it; write it as a hex quantity (0x${BigInt(raw).toString(16)})`,
+          replaceWith(node, `0x${BigInt(raw).toString(16)}`));
       }
       return;
     }
@@ -234,7 +250,8 @@ function checkScalar(c: Collector, node: Node, kind: ParamKind, what: string): v
       const value = String(node.value);
       if (kind === 'amount' && /^\d+$/.test(value)) return;
       const problem = quantityProblem(value, what);
-      if (problem) c.error(node, 'hex', problem);
+      const fixed = problem ? quantityFix(value) : undefined;
+      if (problem) c.error(node, 'hex', problem, fixed ? replaceWith(node, fixed) : undefined);
       return;
     }
     c.error(node, 'param-type', `${what} must be a number or a hex quantity`);
@@ -250,12 +267,13 @@ function checkScalar(c: Collector, node: Node, kind: ParamKind, what: string): v
     case 'slot': problem = slotProblem(value); break;
     case 'address': {
       const p = addressProblem(value, what);
-      if (p) c.add(node, p.severity, 'address', p.message);
+      if (p) c.add(node, p.severity, 'address', p.message, p.severity === 'warning' ? replaceWith(node, getAddress(value.toLowerCase()), 'Use the EIP-55 checksum') : undefined);
       return;
     }
     default: return;
   }
-  if (problem) c.error(node, 'hex', problem);
+  const fixed = kind === 'quantity' && problem ? quantityFix(value) : undefined;
+  if (problem) c.error(node, 'hex', problem, fixed ? replaceWith(node, fixed) : undefined);
 }
 
 function checkParam(c: Collector, node: Node, param: ParamSpec, method: string, profile: ResolvedProfile): void {
@@ -290,7 +308,8 @@ function checkFilter(c: Collector, node: Node, profile: ResolvedProfile): void {
   for (const { key, name } of properties(node)) {
     if (!known.includes(name)) {
       const suggestion = closest(name, known);
-      c.error(key, 'filter-field', `unknown filter field "${name}"${suggestion ? `: did you mean ${suggestion}?` : ''} (the node answers -32602)`);
+      c.error(key, 'filter-field', `unknown filter field "${name}"${suggestion ? `: did you mean ${suggestion}?` : ''} (the node answers -32602)`,
+        suggestion ? replaceWith(key, suggestion) : undefined);
     }
   }
   const members = properties(node);

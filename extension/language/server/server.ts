@@ -2,13 +2,13 @@
 // extension/language/client.ts over Node IPC). Speaks LSP only and never imports vscode: the
 // analysis lives in the pure modules beside it.
 import {
-  CodeLens, CompletionItem, CompletionItemKind, createConnection, Diagnostic, DiagnosticSeverity, InsertTextFormat,
+  CodeAction, CodeActionKind, CodeLens, CompletionItem, CompletionItemKind, createConnection, Diagnostic, DiagnosticSeverity, InsertTextFormat,
   MarkupKind, ProposedFeatures, TextDocuments, TextDocumentSyncKind, TextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeAuthorization } from './authorizationDiagnostics';
 import { authorizationCompletions, directiveCompletions, rpcCompletions, type CompletionEntry } from './completion';
-import { parseRpcDocument, type Problem } from './document';
+import { parseRpcDocument, type Fix, type Problem } from './document';
 import { authorizationHover, rpcHover } from './hover';
 import { sendLenses, SEND_COMMAND } from './lenses';
 import { AUTHORIZATION_LANGUAGE_ID, DOCUMENT_ENDPOINTS_NOTIFICATION, ENDPOINTS_NOTIFICATION, RPC_LANGUAGE_ID } from './protocol';
@@ -38,6 +38,7 @@ function toDiagnostic(document: TextDocument, problem: Problem): Diagnostic {
     message: problem.message,
     code: problem.code,
     source: kindOf(document) === 'rpc' ? 'jsonrpc' : 'authorization',
+    ...(problem.fix ? { data: { fix: problem.fix } } : {}),
   };
 }
 
@@ -80,6 +81,7 @@ connection.onInitialize(() => ({
     completionProvider: { triggerCharacters: ['"', ':', ' ', '@'] },
     hoverProvider: true,
     codeLensProvider: { resolveProvider: false },
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
   },
 }));
 
@@ -124,6 +126,26 @@ connection.onHover((params) => {
     contents: { kind: MarkupKind.Markdown, value: hover.markdown },
     range: { start: document.positionAt(hover.offset), end: document.positionAt(hover.offset + hover.length) },
   };
+});
+
+function isFix(value: unknown): value is Fix {
+  const fix = value as Fix | undefined;
+  return !!fix && typeof fix.title === 'string' && typeof fix.offset === 'number' && typeof fix.length === 'number' && typeof fix.newText === 'string';
+}
+
+// Quick fixes travel with their diagnostics (Diagnostic.data) and come back in the request's context.
+connection.onCodeAction((params): CodeAction[] => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return [];
+  return params.context.diagnostics.flatMap((diagnostic): CodeAction[] => {
+    const fix = (diagnostic.data as { fix?: unknown } | undefined)?.fix;
+    if (!isFix(fix)) return [];
+    const range = { start: document.positionAt(fix.offset), end: document.positionAt(fix.offset + fix.length) };
+    return [{
+      title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: true,
+      edit: { changes: { [document.uri]: [TextEdit.replace(range, fix.newText)] } },
+    }];
+  });
 });
 
 connection.onCodeLens((params): CodeLens[] => {

@@ -20,6 +20,21 @@ export function quantityProblem(value: string, what = 'quantity'): string | unde
   return undefined;
 }
 
+/** The quantity a user most likely meant: leading zeros dropped, a decimal turned into hex. */
+export function quantityFix(value: string): string | undefined {
+  if (/^0x0+[0-9a-f]+$/i.test(value) || /^\d+$/.test(value)) {
+    const n = BigInt(/^\d+$/.test(value) ? value : value.toLowerCase());
+    return n <= MAX_UINT256 ? `0x${n.toString(16)}` : undefined;
+  }
+  return undefined;
+}
+
+/** The block string a user most likely meant: a fixed quantity or the closest tag. */
+export function blockStringFix(value: string): string | undefined {
+  if (/^0x/i.test(value) || /^\d+$/.test(value)) return quantityFix(value);
+  return closest(value, BLOCK_TAGS);
+}
+
 /** A block tag or hex block number (a string); undefined when fine. */
 export function blockStringProblem(value: string): string | undefined {
   if ((BLOCK_TAGS as readonly string[]).includes(value)) return undefined;

@@ -156,4 +156,29 @@ describe('language: .jsonrpc diagnostics', () => {
     assert.equal(problem.offset, batch.lastIndexOf('"id": 1') + '"id": '.length, 'flagged on the second use');
     assert.deepEqual(brief(`${request('eth_chainId', [], 1)}\n${request('net_version', [], 1)}`), [], 'separate requests may share an id');
   });
+
+  it('quick fixes: applying every offered fix leaves a clean file', () => {
+    let text = [
+      '{ "id": 1, "method": "eth_getBlockByNumbr", "params": ["0x01", "false"] }',
+      `{ "jsonrpc": "2.0", "id": 2, "method": "eth_getLogs", "params": [{ "fromBlok": "100", "toBlock": "pendng", "address": "${ADDRESS}" }] }`,
+      `{ "jsonrpc": "1.0", "id": 3, "method": "eth_getTransactionCount", "params": ["${ADDRESS.replace('f39F', 'F39f')}", "Pending"] }`,
+      `{ "jsonrpc": "2.0", "id": 4, "method": "mock_mint", "params": ["${ADDRESS}", 12345678901234567890] }`,
+      '{ "jsonrpc": "2.0", "id": 5, "method": "eth_getTransactionByBlockNumberAndIndex", "params": ["latest", "0x00"] }',
+    ].join('\n');
+    const titles = new Set<string>();
+    for (let round = 0; round < 5; round++) {
+      const fixes = analyzeRpcDocument(parseRpcDocument(text)).flatMap((p) => (p.fix ? [p.fix] : []));
+      if (fixes.length === 0) break;
+      for (const fix of fixes) titles.add(fix.title);
+      // Apply from the end so earlier offsets stay valid.
+      for (const fix of [...fixes].sort((a, b) => b.offset - a.offset)) text = text.slice(0, fix.offset) + fix.newText + text.slice(fix.offset + fix.length);
+    }
+    assert.deepEqual(brief(text), [], text);
+    for (const title of ['Add "jsonrpc": "2.0"', 'Change to "eth_getBlockByNumber"', 'Change to "0x1"', 'Change to false', 'Change to "fromBlock"',
+      'Change to "0x64"', 'Change to "pending"', 'Change to "2.0"', 'Use the EIP-55 checksum', 'Change to "0xab54a98ceb1f0ad2"', 'Change to "0x0"']) {
+      assert.ok(titles.has(title), `${title} in ${[...titles].join(' | ')}`);
+    }
+    assert.match(text, /"params": \["0x1", false\]/);
+    assert.match(text, new RegExp(`"params": \\["${ADDRESS}", "pending"\\]`));
+  });
 });

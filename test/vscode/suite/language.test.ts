@@ -104,6 +104,19 @@ describe('language features for .jsonrpc and .authorization.json files', functio
     assert.match(methodMarkdown, /Rejected on public endpoints/);
   });
 
+  it('offers quick fixes with the diagnostics; applying one clears its diagnostic', async () => {
+    const document = await vscode.workspace.openTextDocument(path.join(dir, 'bad.jsonrpc'));
+    const at = document.getText().indexOf('"0x01"');
+    const range = new vscode.Range(document.positionAt(at), document.positionAt(at + 6));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.title === 'Change to "0x1"');
+    assert.ok(fix?.edit, actions.map((a) => a.title).join(', '));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.match(document.getText(), /"params": \["0x1", "false"\]/);
+    const seen = await diagnostics(document, (list) => !list.some((d) => d.code === 'hex') && list.length === 6);
+    assert.deepEqual(seen.filter((d) => d.code === 'param-type').map((d) => d.text), ['"false"']);
+  });
+
   it('Send code lens: runs a request on the mock node named by the file and opens the reply', async () => {
     await vscode.commands.executeCommand('chainExplorer.startMockNode');
     const document = await open('send.jsonrpc', [
