@@ -31,6 +31,8 @@ export interface ChainExplorerApi {
   /** The language client (started when a .jsonrpc or .authorization.json document opens) and Send. */
   language: LanguageFeaturesApi;
   statusBarText(): string | undefined;
+  /** Resolves once the one-off refreshes started so far (tag switch, settings change) are done. */
+  idle(): Promise<void>;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<ChainExplorerApi> {
@@ -64,6 +66,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const updatePolling = (): void => {
     const wanted = model.tag === 'pending' || readSettings().pollIntervalMs > 0;
     poller.setActive(wanted && treeView.visible && vscode.window.state.focused);
+  };
+  /** Re-reads everything shown once (tag switch, settings change); tests await `idle()`. */
+  let refreshing: Promise<void> = Promise.resolve();
+  const refreshNow = (): void => {
+    refreshing = refreshing.then(() => model.refreshAll()).then(() => tree.update(), () => tree.update());
   };
   const setEndpointCount = (): void => {
     void vscode.commands.executeCommand('setContext', 'chainExplorer.endpointCount', registry.list().length);
@@ -117,7 +124,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
       updateStatus();
       updatePolling();
       // Show the other tag at once, even with polling off.
-      void model.refreshAll().then(() => tree.update());
+      refreshNow();
     }),
     registry.onDidChange(() => {
       setEndpointCount();
@@ -127,7 +134,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       updatePolling();
-      void model.refreshAll().then(() => tree.update());
+      refreshNow();
     }),
   );
   updatePolling();
@@ -136,6 +143,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   return {
     model, tree, treeView, poller, pending, mockNode, registry, activationMs, authorizations: authorizations.api, language: language.api,
     statusBarText: () => (registry.list().length > 0 ? pending.statusBar.text : undefined),
+    idle: () => refreshing,
   };
 }
 

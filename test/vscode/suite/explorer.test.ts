@@ -112,7 +112,8 @@ describe('RPC explorer with the mock node', function () {
       await waitFor('requests while pending is on', () => proxy.count >= before + 5);
       await vscode.commands.executeCommand('chainExplorer.pendingOff');
       await waitFor('the poller to stop', () => !explorer.poller.active);
-      await sleep(300); // the refresh that shows latest once
+      await explorer.idle(); // the one refresh that shows latest
+      await waitFor('no request in flight at the node', () => proxy.inFlight === 0);
       const afterOff = proxy.count;
       await sleep(1500);
       assert.equal(proxy.count, afterOff, 'no request reaches the node while pending is off');

@@ -66,6 +66,8 @@ export async function rpc(url: string, method: string, params: unknown[] = []): 
 export interface CountingProxy {
   url: string;
   count: number;
+  /** Requests received and not yet answered. */
+  inFlight: number;
   setTarget(url: string): void;
   close(): Promise<void>;
 }
@@ -75,10 +77,13 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
   const proxy: CountingProxy = {
     url: '',
     count: 0,
+    inFlight: 0,
     setTarget: (url) => { upstream = url; },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
   const server = http.createServer((req, res) => {
+    proxy.inFlight++;
+    res.on('close', () => { proxy.inFlight--; });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
