@@ -7,8 +7,9 @@
 import { parseTree, type Node, type ParseError } from './jsonc';
 import { recoverAuthorizationSigner, signatureFormatProblem } from '../../authorizations/inspector';
 import { primaryTypeFor, type AuthorizationPrimaryType, type AuthorizationRecord, type CaptureRoute } from '../../authorizations/model';
-import { properties, property, rawText, type Problem, type Severity } from './document';
-import { addressProblem, isoSeconds, MAX_UINT256, relative } from './values';
+import { getAddress } from 'ethers';
+import { properties, property, rawText, type Fix, type Problem, type Severity } from './document';
+import { addressProblem, isoSeconds, MAX_UINT256, relative, tokenUnits } from './values';
 
 export const AUTHORIZATION_FIELDS = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const;
 export const TOP_LEVEL_FIELDS = ['orderId', 'authorization', 'signature', 'domain', 'primaryType', 'captureRoute'] as const;
@@ -67,9 +68,10 @@ export function integerValue(text: string, node: Node): bigint | undefined {
 export function analyzeAuthorization(text: string, nowSeconds: number): Problem[] {
   const file = parseAuthorizationFile(text);
   const problems: Problem[] = [...file.syntax];
-  const add = (node: { offset: number; length: number }, severity: Severity, code: string, message: string): void => {
-    problems.push({ offset: node.offset, length: Math.max(1, node.length), severity, code, message });
+  const add = (node: { offset: number; length: number }, severity: Severity, code: string, message: string, fix?: Fix): void => {
+    problems.push({ offset: node.offset, length: Math.max(1, node.length), severity, code, message, ...(fix ? { fix } : {}) });
   };
+  const replace = (node: Node, value: unknown, title: string): Fix => ({ title, offset: node.offset, length: node.length, newText: JSON.stringify(value) });
   const root = file.root;
   if (!root) return problems;
   if (root.type !== 'object') {
@@ -102,7 +104,7 @@ export function analyzeAuthorization(text: string, nowSeconds: number): Problem[
       if (!node) continue;
       if (node.type !== 'string') { add(node, 'error', 'address', `${field} must be an address string`); continue; }
       const p = addressProblem(String(node.value), field);
-      if (p) add(node, p.severity, 'address', p.message);
+      if (p) add(node, p.severity, 'address', p.message, p.severity === 'warning' ? replace(node, getAddress(String(node.value).toLowerCase()), 'Use the EIP-55 checksum') : undefined);
       else if (/^0x0{40}$/.test(String(node.value))) add(node, 'error', 'address', `${field} is the zero address`);
       if (!p || p.severity === 'warning') good[field] = String(node.value);
     }
@@ -113,7 +115,12 @@ export function analyzeAuthorization(text: string, nowSeconds: number): Problem[
     if (value) {
       const v = integerValue(text, value);
       if (v === undefined) {
-        add(value, 'error', 'value-integer', `value must be a whole number of base units (6 decimals: 12.50 tokens is "12500000"), not ${rawText(text, value)}`);
+        // "12.5" most likely means tokens: offer the base units.
+        const raw = value.type === 'string' ? String(value.value) : rawText(text, value);
+        const tokens = /^(\d+)\.(\d{1,6})$/.exec(raw);
+        const units = tokens ? BigInt(tokens[1]) * 1_000_000n + BigInt(tokens[2].padEnd(6, '0')) : undefined;
+        add(value, 'error', 'value-integer', `value must be a whole number of base units (6 decimals: 12.50 tokens is "12500000"), not ${rawText(text, value)}`,
+          units !== undefined ? replace(value, units.toString(), `Change to "${units}" (${tokenUnits(units)} tokens in base units)`) : undefined);
       } else if (v > MAX_UINT256) {
         add(value, 'error', 'value-integer', 'value is more than a uint256');
       } else {
@@ -160,8 +167,11 @@ export function analyzeAuthorization(text: string, nowSeconds: number): Problem[
   if (!signature) add(brace, 'error', 'signature-missing', 'missing "signature" (65 bytes r ‖ s ‖ v as hex)');
   else if (signature.type !== 'string') add(signature, 'error', 'signature', 'signature must be a hex string');
   else {
-    const problem = signatureFormatProblem(String(signature.value));
-    if (problem) add(signature, 'error', 'signature', `signature: ${problem}`);
+    const text65 = String(signature.value);
+    const problem = signatureFormatProblem(text65);
+    // Some signers answer v as 0/1 (the y parity); the token wants 27/28.
+    const parity = /^0x[0-9a-fA-F]{128}0[01]$/.test(text65) ? `${text65.slice(0, 130)}${(parseInt(text65.slice(130), 16) + 27).toString(16)}` : undefined;
+    if (problem) add(signature, 'error', 'signature', `signature: ${problem}`, parity ? replace(signature, parity, 'Change v to 27/28 (v + 27)') : undefined);
     else signatureOk = true;
   }
 

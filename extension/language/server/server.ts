@@ -2,7 +2,7 @@
 // extension/language/client.ts over Node IPC). Speaks LSP only and never imports vscode: the
 // analysis lives in the pure modules beside it.
 import {
-  CodeAction, CodeActionKind, CodeLens, CompletionItem, CompletionItemKind, createConnection, Diagnostic, DiagnosticSeverity, InsertTextFormat,
+  CodeAction, CodeActionKind, CodeLens, CompletionItem, DocumentSymbol, SymbolKind, CompletionItemKind, createConnection, Diagnostic, DiagnosticSeverity, InsertTextFormat,
   MarkupKind, ProposedFeatures, TextDocuments, TextDocumentSyncKind, TextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -11,6 +11,7 @@ import { authorizationCompletions, directiveCompletions, rpcCompletions, type Co
 import { parseRpcDocument, type Fix, type Problem } from './document';
 import { authorizationHover, rpcHover } from './hover';
 import { sendLenses, SEND_COMMAND } from './lenses';
+import { documentSymbols, type RequestSymbol } from './symbols';
 import { AUTHORIZATION_LANGUAGE_ID, DOCUMENT_ENDPOINTS_NOTIFICATION, ENDPOINTS_NOTIFICATION, RPC_LANGUAGE_ID } from './protocol';
 import { analyzeRpcDocument, resolveProfile, type KnownEndpoint } from './rpcDiagnostics';
 
@@ -82,6 +83,7 @@ connection.onInitialize(() => ({
     hoverProvider: true,
     codeLensProvider: { resolveProvider: false },
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    documentSymbolProvider: true,
   },
 }));
 
@@ -146,6 +148,18 @@ connection.onCodeAction((params): CodeAction[] => {
       edit: { changes: { [document.uri]: [TextEdit.replace(range, fix.newText)] } },
     }];
   });
+});
+
+connection.onDocumentSymbol((params): DocumentSymbol[] => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document || kindOf(document) !== 'rpc') return [];
+  const range = (offset: number, length: number) => ({ start: document.positionAt(offset), end: document.positionAt(offset + length) });
+  const convert = (symbol: RequestSymbol): DocumentSymbol => ({
+    name: symbol.name, detail: symbol.detail, kind: symbol.kind === 'batch' ? SymbolKind.Array : SymbolKind.Function,
+    range: range(symbol.offset, symbol.length), selectionRange: range(symbol.selectionOffset, symbol.selectionLength),
+    children: symbol.children.map(convert),
+  });
+  return documentSymbols(parseRpcDocument(document.getText())).map(convert);
 });
 
 connection.onCodeLens((params): CodeLens[] => {

@@ -113,4 +113,18 @@ describe('language: .authorization.json diagnostics', () => {
     assert.deepEqual(brief(file({ primaryType: 'Permit' })).map((p) => p.slice(0, 2)), [['primaryType', 'error']]);
     assert.deepEqual(brief(file({ domain: { ...DOMAIN, salt: '0x00' } })).map((p) => p.slice(0, 2)), [['domain', 'error']]);
   });
+
+  it('quick fixes: token amount to base units, v 0/1 to 27/28, the checksum; the fixed file verifies', () => {
+    const v = parseInt(receiveSignature.slice(130), 16);
+    const parity = `${receiveSignature.slice(0, 130)}0${v - 27}`;
+    let text = file({ signature: parity }, { value: '12.5', to: drafted().authorization.to.toLowerCase().replace(/^0x(..)/, (m, x: string) => `0x${x.toUpperCase()}`) });
+    const problems = analyzeAuthorization(text, INSIDE);
+    assert.deepEqual(problems.map((p) => [p.code, p.fix?.title]), [
+      ['address', 'Use the EIP-55 checksum'],
+      ['value-integer', 'Change to "12500000" (12.5 tokens in base units)'],
+      ['signature', 'Change v to 27/28 (v + 27)'],
+    ]);
+    for (const fix of problems.map((p) => p.fix!).sort((a, b) => b.offset - a.offset)) text = text.slice(0, fix.offset) + fix.newText + text.slice(fix.offset + fix.length);
+    assert.deepEqual(brief(text), [], 'the signature recovers from again');
+  });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { parseRpcDocument, segmentAt } from '../../../extension/language/server/document';
 import { sendLenses } from '../../../extension/language/server/lenses';
+import { documentSymbols } from '../../../extension/language/server/symbols';
 import { request, rpcProblems } from './helpers';
 
 describe('language: .jsonrpc document format', () => {
@@ -63,6 +64,17 @@ describe('language: .jsonrpc document format', () => {
       ['▶ Send batch (2 requests) to Mock node (public)', 1, undefined, '['],
       ['▶ Send eth_chainId to Mock node (public)', 1, 0, '{'],
       ['▶ Send net_version to Mock node (public)', 1, 1, '{'],
+    ]);
+  });
+
+  it('outlines requests by method and id, batches with their requests', () => {
+    const text = `${request('eth_blockNumber', [])}\n[${request('eth_chainId', [], 2)}, { "id": "x" }]\n{ "jsonrpc": "2.0", "method": "net_version" }`;
+    const symbols = documentSymbols(parseRpcDocument(text));
+    const shape = (list: typeof symbols): unknown[] => list.map((s) => [s.name, s.detail, text.substr(s.selectionOffset, s.selectionLength), shape(s.children)]);
+    assert.deepEqual(shape(symbols), [
+      ['eth_blockNumber', 'id 1', '"eth_blockNumber"', []],
+      ['batch (2 requests)', 'eth_chainId, (no method)', '[', [['eth_chainId', 'id 2', '"eth_chainId"', []], ['(no method)', 'id "x"', '{ "id": "x" }', []]]],
+      ['net_version', 'no id', '"net_version"', []],
     ]);
   });
 });

@@ -7,6 +7,7 @@ import { authorizationCompletions, directiveCompletions, rpcCompletions } from '
 import { parseRpcDocument } from '../../../extension/language/server/document';
 import { authorizationHover, rpcHover } from '../../../extension/language/server/hover';
 import { sendLenses } from '../../../extension/language/server/lenses';
+import { documentSymbols } from '../../../extension/language/server/symbols';
 import { analyzeRpcDocument } from '../../../extension/language/server/rpcDiagnostics';
 
 const RPC = `// @endpoint Mock node (public)
@@ -65,6 +66,8 @@ describe('language: any text, any offset', function () {
         rpcCompletions(doc, offset);
         directiveCompletions(text, offset, ['Mock node (public)']);
         sendLenses(doc, 'x');
+        documentSymbols(doc);
+        for (const problem of analyzeRpcDocument(doc)) if (problem.fix) assert.ok(problem.fix.offset >= 0 && problem.fix.offset + problem.fix.length <= text.length, 'a fix inside the text');
       } catch (error) {
         assert.fail(`variant ${i} at offset ${offset} threw ${(error as Error).stack}\n---\n${text}`);
       }
@@ -78,7 +81,7 @@ describe('language: any text, any offset', function () {
       for (let k = 1 + Math.floor(random() * 3); k > 0; k--) text = mutate(text, random);
       const offset = Math.floor(random() * (text.length + 1));
       try {
-        analyzeAuthorization(text, 1_800_000_100);
+        for (const problem of analyzeAuthorization(text, 1_800_000_100)) if (problem.fix) assert.ok(problem.fix.offset + problem.fix.length <= text.length, 'a fix inside the text');
         authorizationHover(text, offset, 1_800_000_100);
         authorizationCompletions(text, offset);
       } catch (error) {

@@ -144,6 +144,9 @@ describe('language features for .jsonrpc and .authorization.json files', functio
     assert.equal(reply.uri.scheme, 'chain-explorer-json');
     assert.deepEqual(JSON.parse(reply.getText()), single.response);
 
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', document.uri);
+    assert.deepEqual(symbols.map((s) => [s.name, s.children.map((c) => c.name)]), [['eth_chainId', []], ['batch (2 requests)', ['eth_getBlockReceipts', 'eth_getBlockByNumber']]]);
+
     const batch = await vscode.commands.executeCommand<SendResult>(SEND, ...lenses[1].command!.arguments!);
     const [receipts, block] = batch.response as { id: string; result: unknown }[];
     assert.equal(receipts.id, 'a');
