@@ -58,7 +58,7 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
   constructor(private readonly deps: Deps) {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((document) => this.maybeStart(document)),
-      deps.registry.onDidChange(() => this.pushEndpoints()),
+      deps.registry.onDidChange(() => void this.pushEndpoints().catch(() => undefined)),
     );
     for (const document of vscode.workspace.textDocuments) this.maybeStart(document);
   }
@@ -75,6 +75,7 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
     this.starting ??= this.start().catch((error: unknown) => {
       this.deps.output.error(`language server failed to start: ${error instanceof Error ? error.message : String(error)}`);
       this.starting = undefined;
+      this.client = undefined;
       throw error;
     });
     return this.starting;
@@ -197,8 +198,12 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
     const endpoint = await this.endpointForSend(document, doc, false);
     if (!endpoint) return undefined;
     const client = new RpcClient(endpoint.url, { timeoutMs: readSettings().requestTimeoutMs });
-    const response = await sendPayload(client, payload);
     const items = payload.requests;
+    const what = payload.batch ? `a batch of ${items.length}` : items[0].method;
+    const response = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Sending ${what} to ${endpoint.name}` },
+      () => sendPayload(client, payload),
+    );
     this.deps.output.info(`Send ${items.map((r) => r.method).join(', ')} to ${endpoint.name} (${endpoint.displayUrl})`);
     const title = `reply ${payload.batch ? `batch of ${items.length}` : items[0].method} from ${endpoint.name}`;
     const editor = await this.deps.json.open(title, response);
