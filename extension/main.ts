@@ -130,6 +130,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
       setEndpointCount();
       tree.update();
       offerToMoveKeys();
+      // An endpoint that failed while unexpanded (e.g. during a mock node restart) is read again.
+      void model.loadOverviews(true).then((read) => { if (read) tree.update(); });
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;

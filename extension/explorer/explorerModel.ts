@@ -163,15 +163,16 @@ export class ExplorerModel {
    * them before anyone expands it (refreshing a row while it expands can leave it empty).
    * Resolves true when something was read.
    */
-  async loadOverviews(): Promise<boolean> {
+  async loadOverviews(retryFailed = false): Promise<boolean> {
     const settings = this.settings();
-    const pending = this.endpoints().map((endpoint) => ({ endpoint, state: this.state(endpoint) }))
-      .filter(({ state }) => state.overview === undefined && !state.loading.has('overview'));
-    await Promise.all(pending.map(({ state }) => this.once(state, 'overview', async () => {
+    const wanted = this.endpoints().map((endpoint) => ({ endpoint, state: this.state(endpoint) }))
+      .filter(({ state }) => (state.overview === undefined || (retryFailed && !state.overview.ok && !state.expanded))
+        && !state.loading.has('overview'));
+    await Promise.all(wanted.map(({ state }) => this.once(state, 'overview', async () => {
       const overview = await state.reader.overview(settings.showSafeFinalized);
-      if (state.overview === undefined) state.overview = overview;
+      if (state.overview === undefined || !state.overview.ok) state.overview = overview;
     })));
-    return pending.length > 0;
+    return wanted.length > 0;
   }
 
   private once(state: EndpointState, key: string, load: () => Promise<void>): Promise<void> {
@@ -230,9 +231,10 @@ export class ExplorerModel {
     return outcome;
   }
 
-  /** Re-reads everything shown (the Refresh command). */
+  /** Re-reads everything shown (the Refresh command), and retries endpoints that could not be read. */
   async refreshAll(signal?: AbortSignal): Promise<void> {
     for (const endpoint of this.expandedEndpoints()) await this.refreshEndpoint(endpoint, this.state(endpoint), true, signal);
+    await this.loadOverviews(true);
   }
 
   /** The status bar for the first expanded endpoint: `latest #N` or `pending #N.k`. */

@@ -52,7 +52,6 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
     if (!node) {
       this.update(null);
-      void this.model.loadOverviews().then((read) => { if (read) this.update(); });
       return this.roots;
     }
     const spec = node.spec;
@@ -103,6 +102,8 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
     this.roots = specs.map((s) => adopt(s, undefined));
     for (const id of [...this.nodes.keys()]) if (!seen.has(id)) this.nodes.delete(id);
     this.updated.fire();
+    // Endpoints listed but not read yet (new, or a new URL after a restart): read their overview.
+    void this.model.loadOverviews().then((read) => { if (read) this.update(); });
     if (loading === null) return;
     if (changes.root) {
       this.fire(undefined);

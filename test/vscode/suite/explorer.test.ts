@@ -161,6 +161,8 @@ describe('RPC explorer with the mock node', function () {
         return b && /^not sealed · \d+ tx$/.test(b.spec.description ?? '') ? b : undefined;
       });
       assert.match(block.spec.label, /^pending #\d+$/);
+      await waitFor('the dedicated endpoint (new key after the restart) read again', async () =>
+        /^chain 31337 · /.test((await nodeAt(explorer, [DEDICATED]))?.spec.description ?? ''));
     });
 
     it('null: a null number is shown as "pending (latest+1)"', async () => {

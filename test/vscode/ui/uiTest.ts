@@ -7,20 +7,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openBrowser, workbenchUrl } from '../browserDriver';
-import { freePort, startCodeServer } from '../codeServer';
+import { startCodeServer } from '../codeServer';
 import { ensureVsCodeTools } from '../installTools';
 import { findProcesses, measureCpu } from './processCpu';
 
 export interface UiResult {
   passed: number;
   failed: number;
-}
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = await response.json() as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
 }
 
 /** Drags the side bar's edge, as a person would, so long descriptions fit. */
@@ -62,8 +55,6 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
     : path.join(repoRoot, 'test-results', 'screenshots');
   fs.mkdirSync(shotsDir, { recursive: true });
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-explorer-ui-'));
-  const nodePort = await freePort();
-  const nodeUrl = `http://127.0.0.1:${nodePort}/`;
   const server = await startCodeServer(tools, {
     folder: workspace,
     settings: {
@@ -71,8 +62,6 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       'workbench.colorTheme': 'Default Dark Modern',
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'workbench.tips.enabled': false,
-      // Only so the test knows where to send transactions; a user never needs this.
-      'chainExplorer.mockNode.options': { port: nodePort },
     },
   });
   const browser = await openBrowser(tools.chromium, { width: 1280, height: 800 });
@@ -132,15 +121,13 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       await shot('explorer-latest.png');
     });
 
-    let accounts: string[] = [];
     await step('flips pending on with the view title button; the status bar shows pending', async () => {
       await page.locator('.pane-header [aria-label*="Follow Pending Block"], .title-actions [aria-label*="Follow Pending Block"]').first().click();
       await page.locator('.statusbar-item', { hasText: /pending #\d+\.\d+/ }).waitFor({ timeout: 10_000 });
       await row(page, /pending #\d+/).waitFor({ timeout: 10_000 });
-      accounts = await rpc(nodeUrl, 'eth_accounts', []) as string[];
     });
 
-    await step('shows transactions arriving in the pending block', async () => {
+    await step('sends transactions from the palette and sees them arrive in the pending block', async () => {
       const arrivals: number[] = [];
       const status = page.locator('.statusbar-item', { hasText: /pending #\d+\.\d+/ }).first();
       for (let i = 0; i < 3; i++) {
@@ -150,12 +137,26 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
           if (k <= 2) break;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
+        const sent = page.locator('.statusbar-item', { hasText: /Sent 0x[0-9a-f]{8}/ });
+        await sent.waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined); // the previous message
+        await runCommand(page, 'Chain: Send Test Transaction (Mock Node)');
         const sentAt = Date.now();
-        const hash = await rpc(nodeUrl, 'eth_sendTransaction', [{ from: accounts[0], to: accounts[1 + i], value: `0x${(10n ** 17n * BigInt(i + 1)).toString(16)}` }]) as string;
-        await row(page, hash.slice(0, 10)).waitFor({ timeout: 5000 });
+        const prefix = /Sent (0x[0-9a-f]{8})/.exec(await sent.first().innerText({ timeout: 5000 }))?.[1];
+        if (!prefix) throw new Error('no "Sent 0x…" message in the status bar');
+        await row(page, prefix).waitFor({ timeout: 5000 });
         arrivals.push(Date.now() - sentAt);
       }
-      console.log(`      send → row on screen: ${arrivals.map((ms) => `${ms} ms`).join(', ')}`);
+      console.log(`      sent → row on screen: ${arrivals.map((ms) => `${ms} ms`).join(', ')}`);
+    });
+
+    await step('restarts the node with slow flashblocks from the palette; three transactions fill one pending block', async () => {
+      await runCommand(page, 'Chain: Restart Mock Node with Options');
+      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Slow flashblocks' }).first();
+      await pick.waitFor({ timeout: 10_000 });
+      await pick.click();
+      await row(page, /pending #\d+.*· 0 tx/).waitFor({ timeout: 15_000 });
+      for (let i = 0; i < 3; i++) await runCommand(page, 'Chain: Send Test Transaction (Mock Node)');
+      await row(page, /Transactions\s*3/).waitFor({ timeout: 10_000 });
       await shot('explorer-pending.png');
     });
 
