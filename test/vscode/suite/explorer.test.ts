@@ -1,5 +1,6 @@
 // The explorer against the real bundled mock node, started by command as a user would.
 import * as assert from 'node:assert/strict';
+import { getAddress, Interface } from 'ethers';
 import * as vscode from 'vscode';
 import type { ChainExplorerApi } from '../../../extension/main';
 import { api, childrenAt, countingProxy, nodeAt, rpc, showExplorer, sleep, waitFor, type CountingProxy } from './helpers';
@@ -120,6 +121,20 @@ describe('RPC explorer with the mock node', function () {
       assert.match(explorer.statusBarText() ?? '', /latest #\d+/);
     });
 
+    it('stops polling while the view is hidden and resumes when it shows again', async () => {
+      await vscode.commands.executeCommand('chainExplorer.pendingOn');
+      await waitFor('polling', () => explorer.poller.active);
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await waitFor('the poller to stop with the view hidden', () => !explorer.poller.active);
+      await waitFor('no request in flight at the node', () => proxy.inFlight === 0);
+      const hidden = proxy.count;
+      await sleep(1000);
+      assert.equal(proxy.count, hidden, 'no request while the view is hidden');
+      await showExplorer();
+      await waitFor('polling again', () => explorer.poller.active);
+      await waitFor('requests again', () => proxy.count > hidden);
+    });
+
     it('survives the node being stopped and started again', async () => {
       await vscode.commands.executeCommand('chainExplorer.pendingOn');
       const port = explorer.mockNode.running!.port;
@@ -141,6 +156,24 @@ describe('RPC explorer with the mock node', function () {
       assert.deepEqual(roots2.map((r) => r.spec.label), [PUBLIC, DEDICATED, 'Counted']);
       assert.match((await childrenAt(explorer, [PUBLIC]))[0].spec.label, /^pending #\d+$/);
     });
+  });
+
+  it('decodes the token events of a transfer in the pending block, and reads the token storage slots', async () => {
+    const node = explorer.mockNode.running!;
+    const [from, to] = node.accounts;
+    const token = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
+    await rpc(node.url, 'eth_sendTransaction', [{ from: from.address, to: node.tokenAddress, data: token.encodeFunctionData('transfer', [to.address, 2_500_000n]) }]);
+    const transfer = await waitFor('the decoded Transfer under Logs', async () => {
+      const filters = await childrenAt(explorer, [PUBLIC, 'pending', 'Logs']);
+      const logs = filters[0] ? await explorer.tree.getChildren(filters[0]) : [];
+      return logs.find((l) => l.spec.label.startsWith('Transfer '));
+    });
+    assert.equal(transfer.spec.label, `Transfer ${getAddress(from.address).slice(0, 6)}…${getAddress(from.address).slice(-4)} → ${getAddress(to.address).slice(0, 6)}…${getAddress(to.address).slice(-4)} 2.5 USDC`);
+    const slots = await childrenAt(explorer, [PUBLIC, 'Storage']);
+    const supply = slots.find((n) => n.spec.label.startsWith('token totalSupply'));
+    const onChain = BigInt(await rpc(node.url, 'eth_getStorageAt', [node.tokenAddress, '0xb', 'latest']) as string);
+    assert.equal(supply?.spec.description, onChain.toString());
+    assert.ok(onChain > 0n);
   });
 
   describe('the three pending shapes', () => {
