@@ -23,6 +23,8 @@ const builds = [
   { ...common, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The language server: its own process (started by extension/language/client.ts over IPC), never imports vscode.
   { ...common, entryPoints: ['extension/language/server/server.ts'], outfile: 'dist/languageServer.js' },
+  // vscode-languageclient, required by the extension only when a .jsonrpc / .authorization.json file opens.
+  { ...common, entryPoints: ['extension/language/clientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
 ];
 
 if (watch) {

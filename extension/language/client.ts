@@ -4,9 +4,11 @@
 // URLs), and runs the "Send" code lens: the request (or batch) goes through extension/rpc's
 // client to the endpoint the file names (`// @endpoint`), else the one picked for that document
 // (remembered in the workspace state), and the reply opens as a read-only JSON document.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-// Types only: vscode-languageclient (about 1 MB of code) loads when the client starts, not at activation.
+// Types only: vscode-languageclient (about 1 MB of code) is its own bundle, dist/languageClient.js
+// (extension/language/clientLibrary.ts), required when the client starts, not at activation.
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type { JsonDocuments } from '../explorer/jsonDocuments';
 import { RpcClient } from '../rpc/client';
@@ -82,8 +84,11 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
   }
 
   private async start(): Promise<void> {
-    const { LanguageClient, TransportKind } = await import('vscode-languageclient/node');
+    const library = path.join(this.deps.context.extensionPath, 'dist', 'languageClient.js');
     const module = path.join(this.deps.context.extensionPath, 'dist', 'languageServer.js');
+    for (const file of [library, module]) if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build`);
+    // A runtime require of a path: esbuild leaves it alone, so the library stays out of dist/extension.js.
+    const { LanguageClient, TransportKind } = require(library) as typeof import('./clientLibrary');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
