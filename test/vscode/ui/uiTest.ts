@@ -29,7 +29,8 @@ async function widenSideBar(page: Page, width: number): Promise<void> {
 
 const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-row', { hasText: text }).first();
 
-async function runCommand(page: Page, title: string): Promise<void> {
+/** Opens the palette and types a command's title, up to the point of pressing Enter. */
+async function prepareCommand(page: Page, title: string): Promise<void> {
   // The palette may not list a just-registered command at once: retry briefly.
   for (let attempt = 0; attempt < 5; attempt++) {
     await page.keyboard.press('F1');
@@ -39,13 +40,17 @@ async function runCommand(page: Page, title: string): Promise<void> {
     const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
       await item.waitFor({ state: 'visible', timeout: 3000 });
-      await page.keyboard.press('Enter');
       return;
     } catch {
       await page.keyboard.press('Escape');
     }
   }
   throw new Error(`command "${title}" not found in the palette`);
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await prepareCommand(page, title);
+  await page.keyboard.press('Enter');
 }
 
 export async function runUiTest(repoRoot: string): Promise<UiResult> {
@@ -131,15 +136,16 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       const arrivals: number[] = [];
       const status = page.locator('.statusbar-item', { hasText: /pending #\d+\.\d+/ }).first();
       for (let i = 0; i < 3; i++) {
-        // Send early in a block (k small), so the transaction stays pending for most of the 2 s block.
+        const sent = page.locator('.statusbar-item', { hasText: /Sent 0x[0-9a-f]{8}/ });
+        await sent.waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined); // the previous message
+        await prepareCommand(page, 'Chain: Send Test Transaction (Mock Node)');
+        // Press Enter early in a block (k small), so the transaction stays pending for most of the 2 s block.
         for (let waited = 0; waited < 40; waited++) {
           const k = Number(/pending #\d+\.(\d+)/.exec(await status.innerText())?.[1] ?? 99);
           if (k <= 2) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        const sent = page.locator('.statusbar-item', { hasText: /Sent 0x[0-9a-f]{8}/ });
-        await sent.waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined); // the previous message
-        await runCommand(page, 'Chain: Send Test Transaction (Mock Node)');
+        await page.keyboard.press('Enter');
         const sentAt = Date.now();
         const prefix = /Sent (0x[0-9a-f]{8})/.exec(await sent.first().innerText({ timeout: 5000 }))?.[1];
         if (!prefix) throw new Error('no "Sent 0x…" message in the status bar');

@@ -1,0 +1,129 @@
+// The RPC Explorer as one feature: its model, tree view, pending toggle and status bar, poller,
+// commands and the events that drive them. activate() calls activateExplorer() once.
+import * as vscode from 'vscode';
+import type { EndpointRegistry } from '../rpc/endpoints';
+import { readSettings, SECTION } from '../settings';
+import { registerExplorerCommands } from './explorerCommands';
+import { ExplorerModel } from './explorerModel';
+import type { JsonDocuments } from './jsonDocuments';
+import { PendingToggle } from './pendingToggle';
+import { Poller } from './poller';
+import { ExplorerTreeProvider, type ExplorerNode } from './treeProvider';
+
+export const RPC_EXPLORER_VIEW = 'chainExplorer.rpcExplorer';
+
+export interface ExplorerApi {
+  model: ExplorerModel;
+  tree: ExplorerTreeProvider;
+  treeView: vscode.TreeView<ExplorerNode>;
+  poller: Poller;
+  pending: PendingToggle;
+  statusBarText(): string | undefined;
+  /** Resolves once the one-off refreshes started so far (tag switch, settings change) are done. */
+  idle(): Promise<void>;
+}
+
+export function activateExplorer(
+  context: vscode.ExtensionContext,
+  registry: EndpointRegistry,
+  json: JsonDocuments,
+  output: vscode.LogOutputChannel,
+): { api: ExplorerApi; disposables: vscode.Disposable[] } {
+  const model = new ExplorerModel(() => registry.list(), () => readSettings());
+  const tree = new ExplorerTreeProvider(model, (id) => registry.get(id)?.source !== 'mock');
+  const treeView = vscode.window.createTreeView(RPC_EXPLORER_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+  const pending = new PendingToggle(context.workspaceState);
+  model.setTag(pending.on ? 'pending' : 'latest');
+
+  const updateStatus = (): void => {
+    const status = model.statusText();
+    pending.show(registry.list().length > 0 ? status.text : undefined, status.endpointName);
+  };
+  const poller = new Poller({
+    intervalMs: () => {
+      const settings = readSettings();
+      return model.tag === 'pending' ? settings.flashblockMs : Math.max(settings.pollIntervalMs, 250);
+    },
+    tick: (signal) => model.tick(signal),
+    afterTick: () => tree.update(),
+  });
+  /** Polls only while the view is visible, the window focused, and pending on (or a poll interval set). */
+  const updatePolling = (): void => {
+    const wanted = model.tag === 'pending' || readSettings().pollIntervalMs > 0;
+    poller.setActive(wanted && treeView.visible && vscode.window.state.focused);
+  };
+  /** Re-reads everything shown once (tag switch, settings change); `idle()` waits for it. */
+  let refreshing: Promise<void> = Promise.resolve();
+  const refreshNow = (): void => {
+    refreshing = refreshing.then(() => model.refreshAll()).then(() => tree.update(), () => tree.update());
+  };
+  const setEndpointCount = (): void => {
+    void vscode.commands.executeCommand('setContext', 'chainExplorer.endpointCount', registry.list().length);
+  };
+  /** A URL with a key typed into the settings by hand: offer to move it (names only in messages). */
+  const warnedKeyed = new Set<string>();
+  const offerToMoveKeys = (): void => {
+    const keyed = registry.keyedSettingsEndpoints().filter((e) => !warnedKeyed.has(e.name));
+    if (keyed.length === 0) return;
+    for (const e of keyed) warnedKeyed.add(e.name);
+    const names = keyed.map((e) => e.name).join(', ');
+    output.warn(`endpoints in the settings hold a key in their URL: ${names}`);
+    void vscode.window.showWarningMessage(
+      `The URL of ${names} holds a key and is in your settings. Keep it in the secret storage instead?`, 'Move to Secret Storage',
+    ).then((choice) => { if (choice) void vscode.commands.executeCommand('chainExplorer.moveKeysToSecretStorage'); });
+  };
+
+  const disposables: vscode.Disposable[] = [
+    tree, treeView, pending, poller,
+    ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
+    tree.onDidUpdate(updateStatus),
+    treeView.onDidChangeVisibility(updatePolling),
+    vscode.window.onDidChangeWindowState(updatePolling),
+    treeView.onDidExpandElement(async (e) => {
+      // Re-expanding an endpoint (its children cached by VS Code) puts it back into the polling.
+      const spec = e.element.spec;
+      if (spec.kind === 'endpoint' && !model.isExpanded(spec.endpointId)) {
+        await model.expandEndpoint(spec.endpointId);
+        tree.update(e.element.id);
+      }
+    }),
+    treeView.onDidCollapseElement((e) => {
+      const spec = e.element.spec;
+      if (spec.kind === 'endpoint') model.collapseEndpoint(spec.endpointId);
+      else if (spec.section) {
+        model.closeSection(spec.endpointId, spec.section);
+        tree.update();
+      }
+    }),
+    pending.onDidChange((on) => {
+      model.setTag(on ? 'pending' : 'latest');
+      updateStatus();
+      updatePolling();
+      refreshNow(); // show the other tag at once, even with polling off
+    }),
+    registry.onDidChange(() => {
+      setEndpointCount();
+      tree.update();
+      offerToMoveKeys();
+      // An endpoint that failed while unexpanded (e.g. during a mock node restart) is read again.
+      void model.loadOverviews(true).then((read) => { if (read) tree.update(); });
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      updatePolling();
+      refreshNow();
+    }),
+  ];
+  setEndpointCount();
+  updateStatus();
+  offerToMoveKeys();
+  updatePolling();
+  return {
+    api: {
+      model, tree, treeView, poller, pending,
+      statusBarText: () => (registry.list().length > 0 ? pending.statusBar.text : undefined),
+      idle: () => refreshing,
+    },
+    disposables,
+  };
+}
