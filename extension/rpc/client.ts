@@ -41,6 +41,14 @@ function errorInBody(body: unknown): JsonRpcErrorObject | undefined {
   return undefined;
 }
 
+/** Network errors that mean the connection died under the request, not that the server is down. */
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/** Methods that send, sign or change the node: never sent twice. */
+export function isRetrySafe(method: string): boolean {
+  return !/^(eth_send|eth_sign|personal_|mock_|evm_|anvil_|hardhat_)/.test(method);
+}
+
 export class RpcClient {
   private nextId = 1;
   private readonly timeoutMs: number;
@@ -100,7 +108,21 @@ export class RpcClient {
     return response.result as T;
   }
 
+  /**
+   * Posts once; a read whose pooled keep-alive connection the server had just closed (a race
+   * every HTTP client meets) is sent once more. Calls that send or sign are never repeated.
+   */
   private async post(method: string, payload: unknown, outerSignal?: AbortSignal): Promise<unknown> {
+    try {
+      return await this.postOnce(method, payload, outerSignal);
+    } catch (error) {
+      const methods = method.split(',');
+      if (!(error instanceof NetworkError) || !STALE_CONNECTION.has(error.causeMessage) || !methods.every(isRetrySafe)) throw error;
+      return this.postOnce(method, payload, outerSignal);
+    }
+  }
+
+  private async postOnce(method: string, payload: unknown, outerSignal?: AbortSignal): Promise<unknown> {
     if (outerSignal?.aborted) throw new CancelledError(method);
     const controller = new AbortController();
     let timedOut = false;

@@ -125,3 +125,51 @@ describe('RpcClient', () => {
     });
   });
 });
+
+describe('RpcClient on a connection the server drops', () => {
+  /** A server that destroys the socket of the first `drops` requests without answering. */
+  async function dropping(drops: number, run: (url: string, seen: () => number) => Promise<void>): Promise<void> {
+    let seen = 0;
+    const server = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => { text += c.toString(); });
+      req.on('end', () => {
+        seen++;
+        if (seen <= drops) { req.socket.destroy(); return; }
+        const body = JSON.parse(text) as { id: number } | { id: number }[];
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(Array.isArray(body) ? body.map((b) => ({ jsonrpc: '2.0', id: b.id, result: '0x1' })) : { jsonrpc: '2.0', id: body.id, result: '0x1' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, () => seen);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  it('sends a read once more after the server dropped the connection', async () => {
+    await dropping(1, async (url, seen) => {
+      assert.equal(await new RpcClient(url).call('eth_blockNumber'), '0x1');
+      assert.equal(seen(), 2);
+    });
+  });
+
+  it('never sends a transaction twice', async () => {
+    await dropping(1, async (url, seen) => {
+      const error = await new RpcClient(url).call('eth_sendRawTransaction', ['0x00']).then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof NetworkError, String(error));
+      assert.equal(seen(), 1);
+    });
+  });
+
+  it('gives up after one more try', async () => {
+    await dropping(5, async (url, seen) => {
+      const error = await new RpcClient(url).batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_blockNumber', params: [] }]).then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof NetworkError);
+      assert.equal(seen(), 2);
+    });
+  });
+});

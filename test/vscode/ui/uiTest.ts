@@ -32,14 +32,15 @@ const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-ro
 /** Opens the palette and types a command's title, up to the point of pressing Enter. */
 async function prepareCommand(page: Page, title: string): Promise<void> {
   // The palette may not list a just-registered command at once: retry briefly.
+  const input = page.locator('.quick-input-widget input');
   for (let attempt = 0; attempt < 5; attempt++) {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
-    const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
-      await item.waitFor({ state: 'visible', timeout: 3000 });
+      // A quick input still open (or closing) would swallow F1: close it first.
+      if (await input.isVisible()) await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.fill(`>${title}`, { timeout: 5000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 3000 });
       return;
     } catch {
       await page.keyboard.press('Escape');
