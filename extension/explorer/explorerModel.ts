@@ -63,8 +63,12 @@ export interface TickOutcome {
   retryAfterMs?: number;
 }
 
+/** Ticks between retries of unexpanded endpoints that could not be read (5 s at 200 ms). */
+const RETRY_UNEXPANDED_EVERY = 25;
+
 export class ExplorerModel {
   tag: 'latest' | 'pending' = 'latest';
+  private tickCount = 0;
   private readonly states = new Map<string, EndpointState>();
 
   constructor(
@@ -210,6 +214,8 @@ export class ExplorerModel {
    */
   async tick(signal?: AbortSignal): Promise<TickOutcome> {
     const outcome: TickOutcome = { failures: 0, successes: 0 };
+    // Now and then, endpoints listed but not expanded whose first read failed are tried again.
+    if (++this.tickCount % RETRY_UNEXPANDED_EVERY === 0) await this.loadOverviews(true);
     for (const endpoint of this.expandedEndpoints()) {
       if (signal?.aborted) break;
       const state = this.state(endpoint);

@@ -121,3 +121,24 @@ describe('ExplorerModel against the mock node @integration', function () {
     });
   });
 });
+
+describe('ExplorerModel retries an unexpanded endpoint that could not be read @integration', () => {
+  it('reads it again within 25 ticks once it answers', async () => {
+    const node = await startMockNode({ port: 0, auto: false, quiet: true });
+    const port = node.port;
+    await node.stop();
+    const url = `http://127.0.0.1:${port}/`;
+    const endpoints: ExplorerEndpoint[] = [{ id: 'ep:later', name: 'later', url, displayUrl: url }];
+    const model = new ExplorerModel(() => endpoints, () => settings);
+    model.roots();
+    await model.loadOverviews();
+    assert.match(model.roots()[0].description ?? '', /endpoint unreachable/);
+    const again = await startMockNode({ port, auto: false, quiet: true });
+    try {
+      for (let i = 0; i < 25; i++) await model.tick();
+      assert.match(model.roots()[0].description ?? '', /^chain 31337 · /);
+    } finally {
+      await again.stop();
+    }
+  });
+});
