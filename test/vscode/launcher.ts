@@ -49,8 +49,10 @@ async function main(): Promise<number> {
     folder,
     log: (line) => { if (verbose) console.log(`[code-server] ${line}`); },
   });
-  const browser = await openBrowser(tools.chromium);
+  // Whatever fails from here on, the code-server process group is stopped.
+  let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
   try {
+    browser = await openBrowser(tools.chromium);
     const url = workbenchUrl({
       origin: server.origin, host: server.host, port: server.port, folder,
       extensionDevelopmentPath: args.extensionDevelopmentPath,
@@ -59,7 +61,7 @@ async function main(): Promise<number> {
     });
     return await runSuiteInWorkbench(browser.page, url, timeoutMs, (line) => console.log(line));
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.stop();
   }
 }

@@ -70,7 +70,14 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       'workbench.tips.enabled': false,
     },
   });
-  const browser = await openBrowser(tools.chromium, { width: 1280, height: 800 });
+  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  try {
+    browser = await openBrowser(tools.chromium, { width: 1280, height: 800 });
+  } catch (error) {
+    await server.stop(); // never leave a code-server running
+    fs.rmSync(workspace, { recursive: true, force: true });
+    throw error;
+  }
   const page = browser.page;
   const result: UiResult = { passed: 0, failed: 0 };
   let broken = false;
