@@ -9,6 +9,7 @@ import { OrderedTrie } from './tries';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord } from './types';
 import { EMPTY_TRIE_ROOT } from '../state/stateTrie';
 import type { StateLayer } from '../state/worldState';
+import type { BlockEnvironment } from '../execution/nativeContract';
 
 export interface BlockParams {
   number: bigint;
@@ -45,6 +46,11 @@ export class BlockInProgress {
 
   get number(): bigint {
     return this.params.number;
+  }
+
+  /** What a transaction executing in this block sees. */
+  environment(chainId: bigint): BlockEnvironment {
+    return { number: this.number, timestamp: this.timestamp, chainId, coinbase: this.params.coinbase, baseFeePerGas: this.params.baseFeePerGas };
   }
 
   /** Appends transactions executed in one flashblock, with the state after them. */

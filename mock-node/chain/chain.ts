@@ -388,13 +388,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Applies recorded system changes to the block being built (each one alone; one that fails now is skipped). */
   private async replaySystemChanges(changes: SystemChange[]): Promise<void> {
     const block = this.building;
-    const env: BlockEnvironment = {
-      number: block.number,
-      timestamp: block.timestamp,
-      chainId: this.options.chainId,
-      coinbase: block.params.coinbase,
-      baseFeePerGas: block.params.baseFeePerGas,
-    };
+    const env = block.environment(this.options.chainId);
     const draft = new StateDraft(block.state);
     for (const change of changes) {
       const child = draft.child();
@@ -495,13 +489,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async flashblock(): Promise<BlockRecord> {
     const block = this.building;
     if (!block.timestampFixed) block.timestamp = this.clock.stampFor(block.params.parent.header.timestamp);
-    const env: BlockEnvironment = {
-      number: block.number,
-      timestamp: block.timestamp,
-      chainId: this.options.chainId,
-      coinbase: block.params.coinbase,
-      baseFeePerGas: block.params.baseFeePerGas,
-    };
+    const env = block.environment(this.options.chainId);
     const draft = new StateDraft(block.state);
     const added: IncludedTransaction[] = [];
     const dropped: { tx: TransactionRecord; reason: string }[] = [];
