@@ -6,7 +6,7 @@ import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
 import { endpointNode } from './endpointNodes';
 import { EndpointReader } from './endpointReader';
 import type {
-  AccountData, BlockJson, EndpointView, FilterLogs, Loaded, LogFilterSetting, NodeSpec, Overview, ReceiptJson, SectionKey,
+  AccountData, BlockJson, EndpointData, EndpointView, FilterLogs, Loaded, LogFilterSetting, NodeSpec, Overview, ReceiptJson, SectionKey,
   SlotData, SlotSetting, TokenData,
 } from './nodeSpec';
 
@@ -28,18 +28,11 @@ export interface ModelSettings {
   logFilters: LogFilterSetting[];
 }
 
-interface EndpointState {
+interface EndpointState extends EndpointData {
   url: string;
   reader: EndpointReader;
   expanded: boolean;
   open: Set<SectionKey>;
-  overview?: Loaded<Overview>;
-  block?: Loaded<BlockJson | null>;
-  receipts?: Loaded<ReceiptJson[]>;
-  logs?: Loaded<FilterLogs[]>;
-  accounts?: Loaded<AccountData[]>;
-  storage?: Loaded<SlotData[]>;
-  token?: Loaded<TokenData>;
   counter: PendingRefreshCounter;
   pendingRefreshes: number;
   /** Loads in flight (expanding the endpoint, opening a section), shared by concurrent callers. */

@@ -38,14 +38,8 @@ export interface NodeSpec {
 
 export type Loaded<T> = { ok: true; value: T } | { ok: false; error: string; needsDedicated?: boolean };
 
-/** What the explorer shows for one endpoint at one moment. */
-export interface EndpointView {
-  id: string;
-  name: string;
-  /** Masked when the URL holds a key. */
-  displayUrl: string;
-  /** The URL to put into "copy as curl": masked too when it holds a key. */
-  curlUrl: string;
+/** The data loaded for one endpoint, section by section. */
+export interface EndpointData {
   overview?: Loaded<Overview>;
   block?: Loaded<BlockJson | null>;
   receipts?: Loaded<ReceiptJson[]>;
@@ -53,6 +47,16 @@ export interface EndpointView {
   accounts?: Loaded<AccountData[]>;
   storage?: Loaded<SlotData[]>;
   token?: Loaded<TokenData>;
+}
+
+/** What the explorer shows for one endpoint at one moment. */
+export interface EndpointView extends EndpointData {
+  id: string;
+  name: string;
+  /** Masked when the URL holds a key. */
+  displayUrl: string;
+  /** The URL to put into "copy as curl": masked too when it holds a key. */
+  curlUrl: string;
   /** Sections the user has expanded. */
   open: ReadonlySet<SectionKey>;
 }
