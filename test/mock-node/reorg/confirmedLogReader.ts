@@ -14,6 +14,19 @@ export interface StoredLog {
   data: string;
 }
 
+/** A row as the reader stores it, from a log as eth_getLogs returns it. */
+export function toStoredLog(log: any): StoredLog {
+  return {
+    blockNumber: Number(BigInt(log.blockNumber)),
+    blockHash: log.blockHash,
+    transactionHash: log.transactionHash,
+    logIndex: Number(BigInt(log.logIndex)),
+    address: log.address,
+    topics: log.topics,
+    data: log.data,
+  };
+}
+
 export class ConfirmedLogReader {
   /** The store: rows per block number. */
   private readonly rows = new Map<number, StoredLog[]>();
@@ -41,15 +54,7 @@ export class ConfirmedLogReader {
       const logs = await rpc<any[]>(this.url, 'eth_getLogs', [{ ...this.filter, fromBlock: hex(start), toBlock: hex(end) }]);
       const fresh = new Map<number, StoredLog[]>();
       for (const log of logs) {
-        const row: StoredLog = {
-          blockNumber: Number(BigInt(log.blockNumber)),
-          blockHash: log.blockHash,
-          transactionHash: log.transactionHash,
-          logIndex: Number(BigInt(log.logIndex)),
-          address: log.address,
-          topics: log.topics,
-          data: log.data,
-        };
+        const row = toStoredLog(log);
         const list = fresh.get(row.blockNumber) ?? [];
         list.push(row);
         fresh.set(row.blockNumber, list);

@@ -5,7 +5,7 @@ import type { RunningMockNode } from '../../../mock-node/index';
 import { rpc, rpcError, sleep, startTestNode } from '../../helpers/rpc';
 import { blockWithTransfers, hex, sendTokenTransfer, TRANSFER_TOPIC } from '../profiles/helpers';
 import { TestSocket } from '../websocket/wsClient';
-import { ConfirmedLogReader, type StoredLog } from './confirmedLogReader';
+import { ConfirmedLogReader, toStoredLog, type StoredLog } from './confirmedLogReader';
 
 async function blockAt(node: RunningMockNode, n: number): Promise<any> {
   return rpc(node.url, 'eth_getBlockByNumber', [hex(n), false]);
@@ -247,15 +247,7 @@ describe('the confirmed-log reader pattern against reorgs', () => {
       await reader.poll();
       await naive.poll();
       const head = Number(BigInt(await rpc(node.url, 'eth_blockNumber')));
-      const canonical: StoredLog[] = (await rpc<any[]>(node.url, 'eth_getLogs', [{ ...filter, fromBlock: '0x0', toBlock: hex(head - 2) }])).map((log) => ({
-        blockNumber: Number(BigInt(log.blockNumber)),
-        blockHash: log.blockHash,
-        transactionHash: log.transactionHash,
-        logIndex: Number(BigInt(log.logIndex)),
-        address: log.address,
-        topics: log.topics,
-        data: log.data,
-      }));
+      const canonical: StoredLog[] = (await rpc<any[]>(node.url, 'eth_getLogs', [{ ...filter, fromBlock: '0x0', toBlock: hex(head - 2) }])).map(toStoredLog);
       console.log(
         `      ${reorgs} reorgs; reader replaced ${reader.replacedRows} orphaned rows; ${canonical.length} canonical logs; ` +
           `naive reader (no overlap) holds ${naive.stored().filter((row) => !canonical.some((c) => c.blockHash === row.blockHash && c.logIndex === row.logIndex)).length} orphaned rows`,
