@@ -54,6 +54,20 @@ async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Chooses an item of the open quick pick with the keyboard, as a person in a hurry does: type
+ * its label into the filter, wait until it is the active row, press Enter. No mouse click: a
+ * hover left over from a tree row, or the list scrolling, can cover or move a row under the pointer.
+ */
+async function chooseQuickPickItem(page: Page, label: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(label, { timeout: 5000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ state: 'visible', timeout: 5000 });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 5000 });
+}
+
 export async function runUiTest(repoRoot: string): Promise<UiResult> {
   const tools = ensureVsCodeTools();
   const shotsDir = process.env.CHAIN_EXPLORER_SCREENSHOTS === 'media'
@@ -165,9 +179,7 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
 
     await step('restarts the node with slow flashblocks from the palette; three transactions fill one pending block', async () => {
       await runCommand(page, 'Chain: Restart Mock Node with Options');
-      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Slow flashblocks' }).first();
-      await pick.waitFor({ timeout: 10_000 });
-      await pick.click();
+      await chooseQuickPickItem(page, 'Slow flashblocks');
       await row(page, /pending #\d+.*· 0 tx/).waitFor({ timeout: 15_000 });
       for (let i = 0; i < 3; i++) await runCommand(page, 'Chain: Send Test Transaction (Mock Node)');
       await row(page, /Transactions\s*3/).waitFor({ timeout: 10_000 });
@@ -192,9 +204,7 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
 
     await step('restarts the mock node in manual mode from the command palette', async () => {
       await runCommand(page, 'Chain: Restart Mock Node with Options');
-      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Manual mode' }).first();
-      await pick.waitFor({ timeout: 10_000 });
-      await pick.click();
+      await chooseQuickPickItem(page, 'Manual mode');
       await row(page, /pending #\d+/).waitFor({ timeout: 15_000 });
     });
 
