@@ -20,6 +20,8 @@ export interface ChainExplorerApi extends ExplorerApi {
   authorizations: AuthorizationsApi;
   /** The language client (started when a .jsonrpc or .authorization.json document opens) and Send. */
   language: LanguageFeaturesApi;
+  /** The folder of the extension's log files: the output channel (with the mock node's lines) writes there. */
+  logUri: vscode.Uri;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<ChainExplorerApi> {
@@ -47,7 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const activationMs = performance.now() - started;
   output.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
-    ...explorer.api, mockNode, registry, activationMs, authorizations: authorizations.api, language: language.api,
+    ...explorer.api, mockNode, registry, activationMs, authorizations: authorizations.api, language: language.api, logUri: context.logUri,
   };
 }
 

@@ -49,6 +49,7 @@ Token
 Output
   --config <file.json>       read options from a JSON file (command-line flags win)
   --json-logs                log JSON lines
+  --log-level <level>        debug (adds every JSON-RPC call and empty block), info, warn, error or off (default info)
   --quiet                    print nothing but errors
   -h, --help                 show this help
 `;
@@ -89,6 +90,7 @@ const flags = {
   'token-version': { type: 'string' },
   config: { type: 'string' },
   'json-logs': { type: 'boolean' },
+  'log-level': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -169,6 +171,7 @@ export function parseCommandLine(argv: string[]): { help: boolean; options: Mock
   set('stateFile', values.state);
   if (values['json-logs']) options.jsonLogs = true;
   if (values.quiet) options.quiet = true;
+  if (values['log-level'] !== undefined) options.logLevel = values['log-level'] as MockNodeOptionsInput['logLevel'];
   return { help: false, options };
 }
 

@@ -9,6 +9,7 @@ import { DevAccounts, type DevAccount } from './execution/devAccounts';
 import { NativeContracts, storageOf } from './execution/execute';
 import type { NativeContract } from './execution/nativeContract';
 import { createStableToken } from './execution/token/index';
+import { logChainEvents } from './chainLog';
 import { createLogger, type Logger } from './logger';
 import { resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
@@ -81,7 +82,8 @@ function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts
 /** Builds the chain and the handler without any server (tests, routers, the CLI all start here). */
 export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Promise<MockNodeCore> {
   const options = resolveOptions(input);
-  const logger = createLogger({ json: options.jsonLogs, quiet: options.quiet });
+  const threshold = options.quiet && options.logLevel !== 'off' ? 'error' : options.logLevel;
+  const logger = createLogger({ json: options.jsonLogs, threshold, sink: options.logSink });
   const accounts = new DevAccounts(options.mnemonic, options.accounts);
   const contracts = new NativeContracts(nativeContractsFor(options, accounts));
   const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts));
@@ -89,7 +91,8 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
     const loaded = await loadStateFile(chain, options, options.stateFile);
     if (loaded) logger.info(`loaded ${options.stateFile}`, { blocks: loaded.blocks, queued: loaded.queued });
   }
-  const services: NodeServices = { options, chain, accounts, contracts };
+  logChainEvents(chain, logger);
+  const services: NodeServices = { options, chain, accounts, contracts, logger };
   const handle = createRpcHandler(services, extraMethodTables());
   const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey: options.apiKey ?? randomBytes(12).toString('hex'), limits: options.limits };
   return { services, handle, http, logger };
@@ -107,7 +110,7 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
   const core = await createMockNodeCore(input);
   const { services, http } = core;
   const server = createHttpServer(services, core.handle, http);
-  const websocket = new WebSocketGateway(server, services.chain, services.options, core.handle, http);
+  const websocket = new WebSocketGateway(server, services.chain, services.options, core.handle, http, core.logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(services.options.port, services.options.host, () => {

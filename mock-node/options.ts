@@ -1,4 +1,5 @@
 // Every option of the mock node, its default and its validation, in one place.
+import { LOG_LEVELS, type LogSink, type LogThreshold } from './logger';
 import { parseFaultSpec } from './rpc/faults';
 
 export type PendingIdentity = 'partial' | 'zero' | 'null';
@@ -70,8 +71,12 @@ export interface MockNodeOptions {
   cors: boolean;
   /** Print logs as JSON lines. */
   jsonLogs: boolean;
-  /** Silence the node's own logging (tests). */
+  /** Only errors in the log (same as logLevel 'error'). */
   quiet: boolean;
+  /** Lowest level logged: 'debug' adds one line per JSON-RPC call and per empty sealed block. */
+  logLevel: LogThreshold;
+  /** In-process hosts: receives log entries instead of stderr (the extension's output channel). */
+  logSink?: LogSink;
   token: TokenOptions;
   /** Limits per endpoint profile. */
   limits: ProfileLimitSet;
@@ -110,6 +115,7 @@ export function defaultOptions(): MockNodeOptions {
     cors: false,
     jsonLogs: false,
     quiet: false,
+    logLevel: 'info',
     token: {
       address: '0x3600000000000000000000000000000000000000',
       name: 'USD Coin',
@@ -222,13 +228,17 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
       throw new OptionError((error as Error).message);
     }
   }
+  if (merged.logLevel !== 'off' && !LOG_LEVELS.includes(merged.logLevel)) {
+    throw new OptionError(`logLevel must be one of ${LOG_LEVELS.join(', ')} or off, got ${String(merged.logLevel)}`);
+  }
+  if (merged.logSink !== undefined && typeof merged.logSink !== 'function') throw new OptionError('logSink must be a function');
   if (merged.stateFile !== undefined && (typeof merged.stateFile !== 'string' || merged.stateFile === '')) {
     throw new OptionError('stateFile must be a file path');
   }
   return merged;
 }
 
-const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile'];
+const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink'];
 
 function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileLimitSet, maxBodyBytes: number): ProfileLimitSet {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw new OptionError('limits must be an object');

@@ -1,6 +1,7 @@
 // Starts and stops the bundled mock node inside the extension host's own Node process, on a free
-// port (the previous one again on restart, when free), logs to a LogOutputChannel, and publishes
-// its public and dedicated profiles as endpoints while it runs. The mock node's code is the
+// port (the previous one again on restart, when free), logs to a LogOutputChannel (its own lines
+// and, through nodeLogBridge, the node's), and publishes its public and dedicated profiles as
+// endpoints while it runs. The mock node's code is the
 // separate bundle dist/mock-node-lib.js (built by esbuild.mjs from mock-node/index.ts) and loads
 // only when first started: bundled into dist/extension.js it would triple the extension's load time.
 import * as fs from 'node:fs';
@@ -21,6 +22,7 @@ export function loadMockNodeLibrary(extensionPath: string): MockNodeLibrary {
 import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
 import { maskUrl } from '../rpc/endpointUrl';
 import type { SlotSetting } from '../explorer/nodeSpec';
+import { channelSink, followChannelLevel, thresholdForChannel } from './nodeLogBridge';
 
 export const MOCK_RUNNING_CONTEXT_KEY = 'chainExplorer.mockNodeRunning';
 export const MOCK_STOPPED_CONTEXT_KEY = 'chainExplorer.mockNodeStopped';
@@ -37,6 +39,7 @@ function tokenSlots(token: string, holder: string): SlotSetting[] {
 
 export class MockNodeService implements vscode.Disposable {
   private node: RunningMockNode | undefined;
+  private levelFollower: vscode.Disposable | undefined;
   private lastPort: number | undefined;
   private starting: Promise<RunningMockNode> | undefined;
   private readonly emitter = new vscode.EventEmitter<RunningMockNode | undefined>();
@@ -57,7 +60,7 @@ export class MockNodeService implements vscode.Disposable {
   /** Options from the chainExplorer.mockNode.options setting, under any given here. */
   private options(extra: MockNodeOptionsInput): MockNodeOptionsInput {
     const fromSettings = vscode.workspace.getConfiguration('chainExplorer.mockNode').get<MockNodeOptionsInput>('options') ?? {};
-    return { ...fromSettings, ...extra, quiet: true };
+    return { ...fromSettings, ...extra, quiet: false, logLevel: thresholdForChannel(this.output.logLevel), logSink: channelSink(this.output) };
   }
 
   async start(extra: MockNodeOptionsInput = {}): Promise<RunningMockNode> {
@@ -84,6 +87,7 @@ export class MockNodeService implements vscode.Disposable {
     }
     this.node = node;
     this.lastPort = node.port;
+    this.levelFollower = followChannelLevel(this.output, node.core.logger);
     const o = node.options;
     this.output.info(`mock node started in ${Date.now() - started} ms: public ${node.url}, dedicated ${maskUrl(node.dedicatedUrl)}`);
     this.output.info(`chain id ${node.chainId}, block time ${o.blockTimeMs} ms, flashblocks ${o.auto ? `every ${o.flashblockMs} ms` : 'manual'}, pending identity ${o.pendingIdentity}`);
@@ -120,6 +124,8 @@ export class MockNodeService implements vscode.Disposable {
     if (!node) return;
     this.node = undefined;
     await node.stop();
+    this.levelFollower?.dispose();
+    this.levelFollower = undefined;
     this.output.info(restarting ? 'mock node stopped for a restart' : 'mock node stopped');
     if (restarting) return;
     this.registry.setMockEndpoints([]);

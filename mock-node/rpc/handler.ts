@@ -48,6 +48,7 @@ export type RpcHandler = (body: unknown, profile: ProfileName) => Promise<Handle
 
 export function createRpcHandler(services: NodeServices, extraTables: MethodTable[] = []): RpcHandler {
   const methods = new Map<string, MethodHandler>();
+  const logger = services.logger;
   const faults = new FaultInjector(services.options.faults ?? {});
   const limiters = {
     public: new RateLimiter(() => services.options.limits.public.requestsPerSecond),
@@ -57,7 +58,9 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
     /** mock_setFaults(spec): replaces every injected fault; {} clears them. Answers the rules now in force. */
     mock_setFaults: (params) => {
       if (params.length > 1) throw new RpcError(ErrorCode.InvalidParams, 'mock_setFaults takes one object');
-      return faults.set(params[0] ?? {});
+      const rules = faults.set(params[0] ?? {});
+      logger.info(faults.enabled ? 'faults set' : 'faults cleared', faults.enabled ? { spec: rules } : undefined);
+      return rules;
     },
     mock_getFaults: () => faults.get(),
     eth_subscribe: () => {
@@ -82,6 +85,7 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
     if (limit > 0) {
       const rate = limiters[profile].take(names.length);
       if (!rate.ok) {
+        logger.debug(`rate limited: HTTP 429 on the ${profile} endpoint`, { requests: names.length, retryAfterSeconds: rate.retryAfterSeconds });
         const data = { current_rps: rate.current, allowed_rps: limit, backoff_seconds: rate.retryAfterSeconds };
         return {
           status: 429,
@@ -94,8 +98,12 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
     const decision = faults.decide(profile, names);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     if (decision.timeoutMs > 0) {
+      logger.debug(`injected fault: holding the connection ${decision.timeoutMs} ms, then closing it`, { profile, methods: names });
       await sleep(decision.timeoutMs);
       return { status: 0, body: undefined, hangup: true };
+    }
+    if (decision.status !== 0) {
+      logger.debug(`injected fault: HTTP ${decision.status}`, { profile, methods: names });
     }
     if (decision.status === 429) {
       const data = { current_rps: null, allowed_rps: null, backoff_seconds: decision.retryAfterSeconds, injected: true };
@@ -137,11 +145,18 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
     if (!services.options.control && CONTROL_PREFIXES.some((prefix) => method.startsWith(prefix))) {
       return errorResponse(id, ErrorCode.MethodNotFound, `the method ${method} is disabled (control methods are off)`);
     }
+    const started = logger.enabled('debug') ? performance.now() : 0;
     try {
       const result = await handler(params, { node: services, profile });
+      if (started) logger.debug(method, { profile, ms: elapsed(started) });
       return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
     } catch (error) {
-      if (error instanceof RpcError) return errorResponse(id, error.code, error.message, error.data);
+      if (error instanceof RpcError) {
+        if (started) logger.debug(`${method} answered error ${error.code}`, { profile, ms: elapsed(started), message: error.message });
+        return errorResponse(id, error.code, error.message, error.data);
+      }
+      // A bug, not bad input: always in the log, with where it happened.
+      logger.error(`${method} failed with an internal error`, { profile, error: (error as Error)?.stack ?? String(error) });
       return errorResponse(id, ErrorCode.Internal, `internal error: ${(error as Error)?.message ?? String(error)}`);
     }
   }
@@ -159,6 +174,7 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
       if (gated) return gated;
       if (Array.isArray(body)) {
         if (profile === 'public' && body.some(callsBlockReceipts)) {
+          logger.debug('batch with eth_getBlockReceipts refused on the public endpoint: HTTP 403', { requests: body.length });
           return { status: 403, body: body.map((request) => receiptsRejection(request)) };
         }
         const responses: RpcResponse[] = [];
@@ -168,12 +184,20 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
         }
         return { status: 200, body: responses.length ? responses : undefined };
       }
-      if (profile === 'public' && callsBlockReceipts(body)) return { status: 403, body: receiptsRejection(body) };
+      if (profile === 'public' && callsBlockReceipts(body)) {
+        logger.debug('eth_getBlockReceipts refused on the public endpoint: HTTP 403');
+        return { status: 403, body: receiptsRejection(body) };
+      }
       return { status: 200, body: await one(body, profile) };
     } catch (error) {
+      logger.error('request failed with an internal error', { profile, error: (error as Error)?.stack ?? String(error) });
       return { status: 500, body: errorResponse(null, ErrorCode.Internal, `internal error: ${(error as Error)?.message ?? String(error)}`) };
     }
   };
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
 }
 
 export function errorResponse(id: RpcId, code: number, message: string, data?: unknown): RpcResponse {

@@ -3,6 +3,7 @@
 import type { Chain } from '../../chain/chain';
 import type { DevAccounts } from '../../execution/devAccounts';
 import type { NativeContracts } from '../../execution/execute';
+import type { Logger } from '../../logger';
 import type { MockNodeOptions } from '../../options';
 
 export type ProfileName = 'public' | 'dedicated' | 'internal';
@@ -12,6 +13,7 @@ export interface NodeServices {
   readonly chain: Chain;
   readonly accounts: DevAccounts;
   readonly contracts: NativeContracts;
+  readonly logger: Logger;
 }
 
 export interface MethodContext {

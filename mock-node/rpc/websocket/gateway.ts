@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { Chain } from '../../chain/chain';
+import type { Logger } from '../../logger';
 import type { MockNodeOptions } from '../../options';
 import { ErrorCode, RpcError } from '../errors';
 import { errorResponse, type RpcHandler, type RpcId, type RpcResponse } from '../handler';
@@ -89,6 +90,7 @@ export class WebSocketGateway {
     private readonly options: MockNodeOptions,
     private readonly handle: RpcHandler,
     private readonly http: HttpOptions,
+    private readonly logger?: Logger,
   ) {
     this.hub = new SubscriptionHub(chain, () => options.pendingIdentity);
     this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: Math.max(http.maxBodyBytes, http.limits?.public.maxBodyBytes ?? 0, http.limits?.dedicated.maxBodyBytes ?? 0) });
@@ -121,8 +123,10 @@ export class WebSocketGateway {
     const connection = new Connection(ws, profile, this.options.wsMaxBufferedBytes, () => {
       this.closedSlow++;
       this.hub.dropClient(connection);
+      this.logger?.warn(`WebSocket client closed: slow consumer (more than ${this.options.wsMaxBufferedBytes} bytes waiting)`, { profile });
     });
     this.connections.add(connection);
+    this.logger?.debug('WebSocket client connected', { profile, clients: this.connections.size });
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {
         this.reply(connection, errorResponse(null, ErrorCode.InvalidRequest, 'binary frames are not JSON-RPC; send text'));
@@ -130,9 +134,10 @@ export class WebSocketGateway {
       }
       void this.message(connection, data.toString());
     });
-    ws.on('close', () => {
+    ws.on('close', (code: number) => {
       this.connections.delete(connection);
       this.hub.dropClient(connection);
+      this.logger?.debug('WebSocket client disconnected', { profile, code, clients: this.connections.size });
     });
     ws.on('error', () => ws.terminate());
   }

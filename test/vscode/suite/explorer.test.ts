@@ -1,5 +1,7 @@
 // The explorer against the real bundled mock node, started by command as a user would.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { getAddress, Interface } from 'ethers';
 import * as vscode from 'vscode';
 import type { ChainExplorerApi } from '../../../extension/main';
@@ -216,6 +218,21 @@ describe('RPC explorer with the mock node', function () {
       const txs = await childrenAt(explorer, [PUBLIC, 'pending', 'Transactions']);
       return txs.some((t) => t.spec.copyValue === hash);
     });
+  });
+
+  it('writes the mock node\'s own log lines to the output channel at the channel\'s level, without secrets', async () => {
+    const hash = await vscode.commands.executeCommand<string>('chainExplorer.sendTestTransaction');
+    const folder = explorer.logUri.fsPath;
+    const logText = () => fs.readdirSync(folder).filter((f) => f.endsWith('.log')).map((f) => fs.readFileSync(path.join(folder, f), 'utf8')).join('\n');
+    const text = await waitFor('the node\'s line for the transaction in the output channel log', () => {
+      const now = fs.existsSync(folder) ? logText() : '';
+      return now.includes(`[node] transaction ${hash} queued`) && now.includes('[node] block ') && now;
+    });
+    assert.match(text, /\[info\] \[node\] transaction 0x[0-9a-f]{64} queued from=0x[0-9a-f]{40} to=0x[0-9a-f]{40} nonce=\d+/);
+    assert.match(text, /\[info\] \[node\] block \d+ sealed hash=0x[0-9a-f]{64} transactions=[1-9]/);
+    // The channel is at Info: the node does not log (or even format) its per-call debug lines.
+    assert.ok(!/\[node\] eth_getBlockByNumber/.test(text), 'per-call debug lines at the Info level');
+    assert.ok(!text.includes(explorer.mockNode.running!.apiKey), 'the dedicated key reached the log');
   });
 
   it('opens a block as JSON in a read-only editor', async () => {
