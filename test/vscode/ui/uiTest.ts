@@ -1,7 +1,8 @@
 // Drives the workbench like a person (activity bar, welcome button, tree clicks, the view's
 // title button, the command palette) in code-server + Chromium, checks what the screen shows,
-// saves screenshots (media/ with CHAIN_EXPLORER_SCREENSHOTS=media, else test-results/), and
-// measures the extension host's CPU with pending on and nothing changing, and with pending off.
+// saves screenshots (media/ with CHAIN_EXPLORER_SCREENSHOTS=media, else test-results/), checks
+// that polling stops while the window is unfocused, and measures the extension host's CPU with
+// pending on and nothing changing, and with pending off.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -55,17 +56,30 @@ async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /**
- * Chooses an item of the open quick pick with the keyboard, as a person in a hurry does: type
- * its label into the filter, wait until it is the active row, press Enter. No mouse click: a
- * hover left over from a tree row, or the list scrolling, can cover or move a row under the pointer.
+ * Runs a command that asks with a quick pick, and chooses an item with the keyboard, as a person in
+ * a hurry does: type its label into the filter, wait until it is the focused row, press Enter. No
+ * mouse click: a hover left over from a tree row, or the list scrolling, can cover or move a row.
+ * The workbench sometimes closes a quick pick right after it opens (seen here and in CI, with
+ * the pick's rows still in the DOM but hidden); then the command is run again, up to three times.
  */
-async function chooseQuickPickItem(page: Page, label: string): Promise<void> {
+async function runCommandAndChoose(page: Page, title: string, label: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(label, { timeout: 5000 });
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ state: 'visible', timeout: 5000 });
-  await page.keyboard.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: 5000 });
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await runCommand(page, title);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(label, { timeout: 5000 });
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ state: 'visible', timeout: 5000 });
+      await page.keyboard.press('Enter');
+      await input.waitFor({ state: 'hidden', timeout: 5000 });
+      return;
+    } catch (error) {
+      lastError = error;
+      if (await input.isVisible()) await page.keyboard.press('Escape');
+    }
+  }
+  throw lastError;
 }
 
 export async function runUiTest(repoRoot: string): Promise<UiResult> {
@@ -156,8 +170,10 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
 
     await step('sends transactions from the palette and sees them arrive in the pending block', async () => {
       const arrivals: number[] = [];
+      let sealedFirst = 0;
       const status = page.locator('.statusbar-item', { hasText: /pending #\d+\.\d+/ }).first();
-      for (let i = 0; i < 3; i++) {
+      const pendingNumber = async () => Number(/pending #(\d+)/.exec(await status.innerText())?.[1] ?? -1);
+      while (arrivals.length < 3) {
         const sent = page.locator('.statusbar-item', { hasText: /Sent 0x[0-9a-f]{8}/ });
         await sent.waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined); // the previous message
         await prepareCommand(page, 'Chain: Send Test Transaction (Mock Node)');
@@ -167,19 +183,26 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
           if (k <= 2) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
+        const blockAtSend = await pendingNumber();
         await page.keyboard.press('Enter');
         const sentAt = Date.now();
-        const prefix = /Sent (0x[0-9a-f]{8})/.exec(await sent.first().innerText({ timeout: 5000 }))?.[1];
+        const prefix = /Sent (0x[0-9a-f]{8})/.exec(await sent.first().innerText({ timeout: 10_000 }))?.[1];
         if (!prefix) throw new Error('no "Sent 0x…" message in the status bar');
-        await row(page, prefix).waitFor({ timeout: 5000 });
-        arrivals.push(Date.now() - sentAt);
+        try {
+          await row(page, prefix).waitFor({ timeout: 10_000 });
+          arrivals.push(Date.now() - sentAt);
+        } catch (error) {
+          // A slow first poll (a cold extension host) can see the block only after it sealed: the
+          // transaction is then in latest, not pending. Send another; anything else is a failure.
+          if ((await pendingNumber()) > blockAtSend && sealedFirst < 3) sealedFirst++;
+          else throw error;
+        }
       }
-      console.log(`      sent → row on screen: ${arrivals.map((ms) => `${ms} ms`).join(', ')}`);
+      console.log(`      sent → row on screen: ${arrivals.map((ms) => `${ms} ms`).join(', ')}${sealedFirst ? `; ${sealedFirst} sealed before the screen showed them pending` : ''}`);
     });
 
     await step('restarts the node with slow flashblocks from the palette; three transactions fill one pending block', async () => {
-      await runCommand(page, 'Chain: Restart Mock Node with Options');
-      await chooseQuickPickItem(page, 'Slow flashblocks');
+      await runCommandAndChoose(page, 'Chain: Restart Mock Node with Options', 'Slow flashblocks');
       await row(page, /pending #\d+.*· 0 tx/).waitFor({ timeout: 15_000 });
       for (let i = 0; i < 3; i++) await runCommand(page, 'Chain: Send Test Transaction (Mock Node)');
       await row(page, /Transactions\s*3/).waitFor({ timeout: 10_000 });
@@ -202,9 +225,47 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       await shot('explorer-accounts-token.png');
     });
 
+    await step('stops polling while the window has lost focus and resumes when it is back', async () => {
+      // Slow flashblocks (1 s flashblocks, 10 s blocks): a transaction sent now shows in the
+      // pending block's row within about a second, if the explorer is polling.
+      const block = row(page, /pending #\d+/);
+      const unchangedFor = async (before: string, ms: number): Promise<boolean> => {
+        for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if ((await block.innerText()) !== before) return false;
+        }
+        return true;
+      };
+      const sendTestTransaction = async () => {
+        await runCommand(page, 'Chain: Send Test Transaction (Mock Node)');
+        await page.locator('.statusbar-item', { hasText: /Sent 0x[0-9a-f]{8}/ }).first().waitFor({ timeout: 5000 });
+      };
+      // First with focus: the row changes when a transaction arrives.
+      const focused = await block.innerText();
+      await sendTestTransaction();
+      if (await unchangedFor(focused, 4000)) throw new Error(`the pending block row did not change with the window focused: ${focused}`);
+      // Headless Chromium keeps every page focused (focus emulation), so the page is told what a
+      // real focus loss tells it: document.hasFocus() false, then a blur event. The workbench sends
+      // the window state to the extension host, whose onDidChangeWindowState stops the poller.
+      await page.evaluate(() => {
+        (document as unknown as { hasFocus: () => boolean }).hasFocus = () => false;
+        window.dispatchEvent(new Event('blur'));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // a tick in flight may still land
+      const before = await block.innerText();
+      await sendTestTransaction();
+      if (!(await unchangedFor(before, 3000))) throw new Error('the pending block changed on screen with the window unfocused');
+      // Focus back: the workbench re-reads document.hasFocus() on a visibility change.
+      await page.evaluate(() => {
+        delete (document as unknown as { hasFocus?: unknown }).hasFocus; // back to Document.prototype.hasFocus
+        window.dispatchEvent(new Event('focus'));
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      if (await unchangedFor(before, 5000)) throw new Error(`polling did not resume when the window got focus back: ${before}`);
+    });
+
     await step('restarts the mock node in manual mode from the command palette', async () => {
-      await runCommand(page, 'Chain: Restart Mock Node with Options');
-      await chooseQuickPickItem(page, 'Manual mode');
+      await runCommandAndChoose(page, 'Chain: Restart Mock Node with Options', 'Manual mode');
       await row(page, /pending #\d+/).waitFor({ timeout: 15_000 });
     });
 
