@@ -1,46 +1,15 @@
 // The CLI as a child process (the way a user in any language runs the node), driven by a
 // Python standard-library client; SIGTERM stops it cleanly.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI, ROOT, ensureCliBuilt, startCli } from '../helpers/cli';
 import { rpc } from '../helpers/rpc';
 
-const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'mock-node.js');
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  dedicatedUrl: string;
-  output: () => string;
-}
-
-function startCli(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { cwd: ROOT });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const pub = /JSON-RPC \(public\)\s+(\S+)/.exec(output);
-      const ded = /JSON-RPC \(dedicated\)\s+(\S+)/.exec(output);
-      if (pub && ded && output.includes('Ctrl+C')) {
-        clearTimeout(timer);
-        resolve({ child, url: pub[1], dedicatedUrl: ded[1], output: () => output });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`CLI exited with ${code}:\n${output}`)));
-  });
-}
-
 describe('the CLI as a child process', function () {
-  before(function () {
-    if (!existsSync(CLI)) execFileSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { cwd: ROOT });
-  });
+  before(ensureCliBuilt);
 
   it('prints endpoints, chain id and dev accounts with keys; --help lists the flags', async () => {
     const help = execFileSync(process.execPath, [CLI, '--help']).toString();
@@ -53,9 +22,10 @@ describe('the CLI as a child process', function () {
       assert.match(out, /Chain id\s+8453 \(0x2105\)/);
       assert.match(out, /\(0\) 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 {2}0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80/);
       assert.ok(!out.includes('(3) '), 'three accounts only');
+      assert.equal(node.accounts.length, 3);
       assert.equal(await rpc(node.url, 'eth_chainId'), '0x2105');
     } finally {
-      node.child.kill('SIGTERM');
+      await node.stop();
     }
   });
 
@@ -117,8 +87,6 @@ describe('the CLI as a child process', function () {
     assert.deepEqual(seen.logs_pending, []);
     assert.deepEqual(seen.receipts_public, { status: 403, code: -32004 });
     assert.deepEqual(seen.receipts_dedicated, { status: 200, statuses: ['0x1'] });
-    const exit = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
-    node.child.kill('SIGTERM');
-    assert.equal(await exit, 0);
+    assert.equal(await node.stop(), 0);
   });
 });

@@ -1,11 +1,33 @@
 // ethers and viem, unmodified, against the node in auto mode: send transfers, read them back at
-// pending and then at latest; every pending identity mode.
+// pending and then at latest; every pending identity mode in-process, and the CLI child process.
 import assert from 'node:assert/strict';
 import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { createPublicClient, createWalletClient, defineChain, http, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { PendingIdentity, RunningMockNode } from '../../mock-node/index';
+import { startCli } from '../helpers/cli';
 import { rpc, sleep, startTestNode } from '../helpers/rpc';
+
+/** What these tests need of a node, in-process or a child process. */
+interface ClientTarget {
+  url: string;
+  accounts: readonly { address: string; privateKey: string }[];
+  stop(): Promise<unknown>;
+}
+
+const AUTO = { blockTimeMs: 400, flashblockMs: 100 };
+const TARGETS: { name: string; mode: PendingIdentity; start: () => Promise<ClientTarget> }[] = [
+  ...(['partial', 'zero', 'null'] as PendingIdentity[]).map((mode) => ({
+    name: `auto mode (pending identity ${mode})`,
+    mode,
+    start: () => startTestNode({ auto: true, ...AUTO, pendingIdentity: mode }),
+  })),
+  {
+    name: 'the CLI child process (pending identity partial)',
+    mode: 'partial',
+    start: () => startCli(['--block-time-ms', String(AUTO.blockTimeMs), '--flashblock-ms', String(AUTO.flashblockMs)]),
+  },
+];
 
 async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, limitMs = 10_000): Promise<T> {
   const deadline = Date.now() + limitMs;
@@ -17,11 +39,11 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | n
   }
 }
 
-for (const mode of ['partial', 'zero', 'null'] as PendingIdentity[]) {
-  describe(`clients against auto mode (pending identity ${mode})`, function () {
-    let node: RunningMockNode;
+for (const { name, mode, start } of TARGETS) {
+  describe(`clients against ${name}`, function () {
+    let node: ClientTarget;
     before(async () => {
-      node = await startTestNode({ auto: true, blockTimeMs: 400, flashblockMs: 100, pendingIdentity: mode });
+      node = await start();
     });
     after(() => node.stop());
 

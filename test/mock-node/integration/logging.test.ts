@@ -2,17 +2,13 @@
 // transactions, signatures, the dedicated key), that a bug is logged with its stack, and the
 // CLI's --log-level flag.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { Wallet } from 'ethers';
 import { createLogger, formatLogLine, type LogEntry } from '../../../mock-node/logger';
 import { createMockNodeCore, type RunningMockNode } from '../../../mock-node/index';
 import { createRpcHandler } from '../../../mock-node/rpc/handler';
+import { CLI, ensureCliBuilt, startCli } from '../../helpers/cli';
 import { post, rpc, startTestNode } from '../../helpers/rpc';
-
-const ROOT = join(__dirname, '..', '..', '..');
-const CLI = join(ROOT, 'dist', 'mock-node.js');
 
 describe('the node log', () => {
   describe('logger', () => {
@@ -119,32 +115,16 @@ describe('the node log', () => {
   });
 
   describe('the CLI', () => {
-    before(function () {
-      if (!existsSync(CLI)) execFileSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { cwd: ROOT });
-    });
+    before(ensureCliBuilt);
 
     it('--log-level debug logs every call on stderr', async () => {
-      const child = spawn(process.execPath, [CLI, '--port', '0', '--no-auto', '--log-level', 'debug'], { cwd: ROOT });
-      let stdout = '';
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+      const node = await startCli(['--no-auto', '--log-level', 'debug']);
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${stdout}${stderr}`)), 15_000);
-          child.stdout.on('data', (chunk: Buffer) => {
-            stdout += chunk.toString();
-            const match = /JSON-RPC \(public\)\s+(\S+)/.exec(stdout);
-            if (match) {
-              clearTimeout(timer);
-              resolve(match[1]);
-            }
-          });
-        });
-        await rpc(url, 'eth_chainId');
-        for (let i = 0; i < 50 && !stderr.includes('eth_chainId'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-        assert.match(stderr, /^DEBUG eth_chainId profile=public ms=[\d.]+$/m);
+        await rpc(node.url, 'eth_chainId');
+        for (let i = 0; i < 50 && !node.output().includes('eth_chainId'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.match(node.output(), /^DEBUG eth_chainId profile=public ms=[\d.]+$/m);
       } finally {
-        child.kill('SIGTERM');
+        await node.stop();
       }
     });
 

@@ -1,0 +1,61 @@
+// The mock node's CLI bundle as a child process, the way a user in any language runs it: started
+// on a free port, its endpoints and dev accounts read from the banner it prints.
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+export const CLI = join(ROOT, 'dist', 'mock-node.js');
+
+export interface CliNode {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  dedicatedUrl: string;
+  /** From the banner's "Dev accounts" lines. */
+  accounts: { address: string; privateKey: string }[];
+  /** Everything printed so far, stdout and stderr. */
+  output: () => string;
+  /** SIGTERM, then resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Builds dist/ when a test runs before any build (npm test always builds first). */
+export function ensureCliBuilt(): void {
+  if (!existsSync(CLI)) execFileSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { cwd: ROOT });
+}
+
+export function startCli(args: string[]): Promise<CliNode> {
+  ensureCliBuilt();
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { cwd: ROOT });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const pub = /JSON-RPC \(public\)\s+(\S+)/.exec(output);
+      const ded = /JSON-RPC \(dedicated\)\s+(\S+)/.exec(output);
+      if (pub && ded && output.includes('Ctrl+C')) {
+        clearTimeout(timer);
+        const accounts = [...output.matchAll(/^\s+\(\d+\) (0x[0-9a-fA-F]{40}) {2}(0x[0-9a-f]{64})$/gm)].map((m) => ({ address: m[1], privateKey: m[2] }));
+        resolve({
+          child,
+          url: pub[1],
+          dedicatedUrl: ded[1],
+          accounts,
+          output: () => output,
+          stop: () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`CLI exited with ${code}:\n${output}`));
+    });
+  });
+}
