@@ -1,7 +1,7 @@
 // The mock node's public API: everything outside mock-node/ (the CLI, tests, the VS Code
 // extension) uses the node through this module only.
 export { startMockNode, mockNodeRouter, createMockNodeCore } from './node';
-export type { RunningMockNode, DevAccount, MockNodeCore } from './node';
+export type { RunningMockNode, DevAccount, MockNodeCore, MockNodeRouter } from './node';
 export { resolveOptions, defaultOptions, OptionError, DEFAULT_MNEMONIC } from './options';
 export type { MockNodeOptions, MockNodeOptionsInput, PendingIdentity, TokenOptions } from './options';
 export type { LogEntry, LogLevel, LogSink, LogThreshold, Logger } from './logger';

@@ -11,7 +11,7 @@ import type { NativeContract } from './execution/nativeContract';
 import { createStableToken } from './execution/token/index';
 import { logChainEvents } from './chainLog';
 import { createLogger, type Logger } from './logger';
-import { resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
+import { OptionError, resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
 import type { MethodTable, NodeServices } from './rpc/methods/types';
 import { signingMethods } from './rpc/methods/signing';
@@ -98,11 +98,54 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   return { services, handle, http, logger };
 }
 
+export interface MockNodeRouter {
+  /** Mount it anywhere: `app.use('/rpc', router)` serves `/rpc/` and `/rpc/dedicated/<key>`. */
+  router: Router;
+  core: MockNodeCore;
+  /**
+   * Adds eth_subscribe and JSON-RPC over WebSocket on the same paths of your server (the one
+   * `app.listen()` returned), under the path the router is mounted at. Upgrades to other paths
+   * are left to your own handlers. Call it once per server.
+   */
+  attachWebSocket(server: Server, mountPath?: string): WebSocketGateway;
+  /** Stops the timers and the WebSocket side, and writes the state file (`stateFile`) when set. */
+  stop(): Promise<void>;
+}
+
 /** An Express router that serves a fresh mock node's JSON-RPC paths (`/` and `/dedicated/<key>`). */
-export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<{ router: Router; core: MockNodeCore; stop(): void }> {
+export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<MockNodeRouter> {
   const core = await createMockNodeCore({ quiet: true, ...input });
-  core.services.chain.startTimers();
-  return { router: createRpcRouter(core.handle, core.http), core, stop: () => core.services.chain.stopTimers() };
+  const { services } = core;
+  services.chain.startTimers();
+  const gateways: WebSocketGateway[] = [];
+  let stopped: Promise<void> | undefined;
+  return {
+    router: createRpcRouter(core.handle, core.http),
+    core,
+    attachWebSocket(server, mountPath = '') {
+      const basePath = mountPath.replace(/\/+$/, '');
+      if (basePath !== '' && !basePath.startsWith('/')) throw new OptionError(`mountPath must start with /, got ${mountPath}`);
+      const gateway = new WebSocketGateway(server, { ...services, handle: core.handle, http: core.http, logger: core.logger }, basePath);
+      gateways.push(gateway);
+      return gateway;
+    },
+    stop() {
+      stopped ??= (async () => {
+        services.chain.stopTimers();
+        for (const gateway of gateways.splice(0)) gateway.close();
+        await saveStateOnStop(core);
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** Writes the state file, when the node has one, and logs what was saved. */
+async function saveStateOnStop(core: MockNodeCore): Promise<void> {
+  const stateFile = core.services.options.stateFile;
+  if (!stateFile) return;
+  const saved = await saveStateFile(core.services.chain, core.services.options, stateFile);
+  core.logger.info(`saved ${stateFile}`, { blocks: saved.blocks, queued: saved.queued, bytes: saved.bytes });
 }
 
 /** Starts a mock node with its HTTP server; resolves once it listens. */
@@ -110,7 +153,7 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
   const core = await createMockNodeCore(input);
   const { services, http } = core;
   const server = createHttpServer(services, core.handle, http);
-  const websocket = new WebSocketGateway(server, services.chain, services.options, core.handle, http, core.logger);
+  const websocket = new WebSocketGateway(server, { ...services, handle: core.handle, http, logger: core.logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(services.options.port, services.options.host, () => {
@@ -154,11 +197,7 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        const stateFile = services.options.stateFile;
-        if (stateFile) {
-          const saved = await saveStateFile(services.chain, services.options, stateFile);
-          core.logger.info(`saved ${stateFile}`, { blocks: saved.blocks, queued: saved.queued, bytes: saved.bytes });
-        }
+        await saveStateOnStop(core);
       })();
       return stopped;
     },

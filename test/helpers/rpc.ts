@@ -77,10 +77,9 @@ export async function startTestNodeVia(transport: Transport, options: MockNodeOp
     chainId: core.services.options.chainId,
     tokenAddress: core.services.options.token.address,
     stop: () =>
-      new Promise<void>((resolve) => {
-        stop();
+      stop().then(() => new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      })),
   };
 }

@@ -84,14 +84,26 @@ export class WebSocketGateway {
   private closedSlow = 0;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
 
+  private readonly options: MockNodeOptions;
+  private readonly handle: RpcHandler;
+  private readonly http: HttpOptions;
+  private readonly logger: Logger | undefined;
+
+  /**
+   * `basePath` ('' for the node's own server) is where the RPC paths are mounted, e.g. '/rpc'
+   * for mockNodeRouter() under app.use('/rpc', …). With a base path, upgrades outside it are left
+   * to the server's other 'upgrade' listeners; without one, they are refused with 404.
+   */
   constructor(
     private readonly server: Server,
-    chain: Chain,
-    private readonly options: MockNodeOptions,
-    private readonly handle: RpcHandler,
-    private readonly http: HttpOptions,
-    private readonly logger?: Logger,
+    deps: { chain: Chain; options: MockNodeOptions; handle: RpcHandler; http: HttpOptions; logger?: Logger },
+    private readonly basePath = '',
   ) {
+    const { chain, options, handle, http } = deps;
+    this.options = options;
+    this.handle = handle;
+    this.http = http;
+    this.logger = deps.logger;
     this.hub = new SubscriptionHub(chain, () => options.pendingIdentity);
     this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: Math.max(http.maxBodyBytes, http.limits?.public.maxBodyBytes ?? 0, http.limits?.dedicated.maxBodyBytes ?? 0) });
     server.on('upgrade', this.onUpgrade);
@@ -110,7 +122,12 @@ export class WebSocketGateway {
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const profile = profileForPath(req.url ?? '/', this.http.apiKey);
+    let path = req.url ?? '/';
+    if (this.basePath) {
+      if (!(path === this.basePath || path.startsWith(`${this.basePath}/`) || path.startsWith(`${this.basePath}?`))) return;
+      path = path.slice(this.basePath.length) || '/';
+    }
+    const profile = profileForPath(path, this.http.apiKey);
     if (profile === null || profile === 'unauthorized') {
       const status = profile === null ? '404 Not Found' : '401 Unauthorized';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
