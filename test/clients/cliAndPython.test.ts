@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, ROOT, ensureCliBuilt, startCli } from '../helpers/cli';
+import { CLI, ROOT, ensureCliBuilt, runCliExpectingFailure, startCli } from '../helpers/cli';
 import { rpc } from '../helpers/rpc';
 
 describe('the CLI as a child process', function () {
@@ -59,14 +59,7 @@ describe('the CLI as a child process', function () {
   });
 
   it('rejects a bad flag with a clear message and exit code 2', () => {
-    let status = 0;
-    let stderr = '';
-    try {
-      execFileSync(process.execPath, [CLI, '--pending-identity', 'maybe', '--port', '0'], { stdio: 'pipe' });
-    } catch (error) {
-      status = (error as { status: number }).status;
-      stderr = String((error as { stderr: Buffer }).stderr);
-    }
+    const { status, stderr } = runCliExpectingFailure(['--pending-identity', 'maybe', '--port', '0']);
     assert.equal(status, 2);
     assert.match(stderr, /pendingIdentity must be one of partial, zero, null/);
   });

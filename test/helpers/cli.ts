@@ -15,6 +15,8 @@ export interface CliNode {
   accounts: { address: string; privateKey: string }[];
   /** Everything printed so far, stdout and stderr. */
   output: () => string;
+  /** Resolves with the exit code once the process has ended (however it was stopped). */
+  exited: Promise<number | null>;
   /** SIGTERM, then resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -44,6 +46,7 @@ export function startCli(args: string[]): Promise<CliNode> {
           dedicatedUrl: ded[1],
           accounts,
           output: () => output,
+          exited,
           stop: () => {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             return exited;
@@ -58,4 +61,15 @@ export function startCli(args: string[]): Promise<CliNode> {
       reject(new Error(`CLI exited with ${code}:\n${output}`));
     });
   });
+}
+
+/** Runs the CLI expecting it to refuse its arguments: the exit status and what it printed on stderr. */
+export function runCliExpectingFailure(args: string[]): { status: number; stderr: string } {
+  ensureCliBuilt();
+  try {
+    execFileSync(process.execPath, [CLI, ...args], { stdio: 'pipe' });
+  } catch (error) {
+    return { status: (error as { status: number }).status, stderr: String((error as { stderr: Buffer }).stderr) };
+  }
+  throw new Error(`the CLI accepted ${args.join(' ')}`);
 }

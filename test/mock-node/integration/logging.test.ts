@@ -2,12 +2,11 @@
 // transactions, signatures, the dedicated key), that a bug is logged with its stack, and the
 // CLI's --log-level flag.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { Wallet } from 'ethers';
 import { createLogger, formatLogLine, type LogEntry } from '../../../mock-node/logger';
 import { createMockNodeCore, type RunningMockNode } from '../../../mock-node/index';
 import { createRpcHandler } from '../../../mock-node/rpc/handler';
-import { CLI, ensureCliBuilt, startCli } from '../../helpers/cli';
+import { ensureCliBuilt, runCliExpectingFailure, startCli } from '../../helpers/cli';
 import { post, rpc, startTestNode } from '../../helpers/rpc';
 
 describe('the node log', () => {
@@ -129,14 +128,7 @@ describe('the node log', () => {
     });
 
     it('refuses an unknown level with exit code 2', () => {
-      let status = 0;
-      let stderr = '';
-      try {
-        execFileSync(process.execPath, [CLI, '--log-level', 'verbose', '--port', '0'], { stdio: 'pipe' });
-      } catch (error) {
-        status = (error as { status: number }).status;
-        stderr = String((error as { stderr: Buffer }).stderr);
-      }
+      const { status, stderr } = runCliExpectingFailure(['--log-level', 'verbose', '--port', '0']);
       assert.equal(status, 2);
       assert.match(stderr, /logLevel must be one of debug, info, warn, error or off, got verbose/);
     });

@@ -1,16 +1,15 @@
 // --state FILE and mock_dumpState: a chain survives a restart (in-process and the CLI under
 // kill -TERM) with blocks, receipts, logs, state, token, queue and clock; writes are atomic.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { saveStateFile, writeFileAtomic } from '../../../mock-node/state/persistence';
+import { startCli } from '../../helpers/cli';
 import { rpc, rpcError, startTestNode, sleep } from '../../helpers/rpc';
 import { blockWithTransfers, hex, sendTokenTransfer, transferData } from '../profiles/helpers';
 
-const ROOT = join(__dirname, '..', '..', '..');
 
 function tempFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'state-')), 'chain.json');
@@ -157,34 +156,6 @@ describe('--state and mock_dumpState', () => {
   });
 });
 
-// ---- the CLI as a child process ---------------------------------------------------------------
-
-interface Cli {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startCli(args: string[]): Promise<Cli> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'mock-node', 'cli.ts'), '--port', '0', ...args], { cwd: ROOT });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /JSON-RPC \(public\)\s+(\S+)/.exec(output);
-      if (url && output.includes('Ctrl+C')) {
-        clearTimeout(timer);
-        resolve({ child, url: url[1], output: () => output, exited });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`CLI exited with ${code}:\n${output}`)));
-  });
-}
 
 describe('--state with the CLI', function () {
   this.timeout(60_000);
@@ -199,8 +170,7 @@ describe('--state with the CLI', function () {
       );
       if (i % 4 === 0) await sleep(120);
     }
-    first.child.kill('SIGTERM');
-    assert.equal(await first.exited, 0, 'exits 0 on SIGTERM');
+    assert.equal(await first.stop(), 0, 'exits 0 on SIGTERM');
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     const savedHead = saved.blocks.length - 1;
     const lastHash = saved.blocks[savedHead].hash;
@@ -216,8 +186,7 @@ describe('--state with the CLI', function () {
       const balance = await rpc(second.url, 'eth_call', [{ to: '0x3600000000000000000000000000000000000000', data: '0x70a08231' + '70997970C51812dc3A010C7d01b50e0d17dc79C8'.toLowerCase().padStart(64, '0') }, 'latest']);
       assert.equal(BigInt(balance), 10_000_000_000n + 78n, 'token balance: 1 + 2 + ... + 12 more');
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 
@@ -241,8 +210,7 @@ describe('--state with the CLI', function () {
       assert.equal(Number(BigInt(await rpc(second.url, 'eth_blockNumber'))), saved.blocks.length - 1);
       assert.deepEqual(readdirSync(join(file, '..')).filter((name) => name !== 'chain.json'), [], 'stale temp files are removed at start');
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 });
