@@ -4,7 +4,11 @@
 // field. Set with --faults FILE, the `faults` option or mock_setFaults; mock_setFaults({}) clears.
 //
 //   { "public": { "eth_getLogs": { "latencyMs": [50, 200], "rate429": 0.2 } },
-//     "*":      { "*": { "latencyMs": 20 }, "eth_call": { "timeoutMs": 3000 } } }
+//     "*":      { "*": { "latencyMs": 20 }, "eth_call": { "timeoutMs": 3000 } },
+//     "seed": 42 }
+//
+// With a seed, every draw (latency in a range, 429/503) comes from a generator started at that
+// seed whenever the spec is set, so the same requests in the same order meet the same faults.
 import { invalidParams } from './errors';
 
 export interface FaultRule {
@@ -21,8 +25,8 @@ export interface FaultRule {
 }
 
 export type FaultProfileKey = 'public' | 'dedicated' | '*';
-/** profile ("public" | "dedicated" | "*") -> method (or "*") -> rule. */
-export type FaultSpec = Partial<Record<FaultProfileKey, Record<string, FaultRule>>>;
+/** profile ("public" | "dedicated" | "*") -> method (or "*") -> rule; and an optional seed. */
+export type FaultSpec = Partial<Record<FaultProfileKey, Record<string, FaultRule>>> & { seed?: number };
 
 /** What the faults decide for one request (or the union of a batch's requests). */
 export interface FaultDecision {
@@ -55,6 +59,13 @@ export function parseFaultSpec(raw: unknown): FaultSpec {
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalidParams('invalid faults: expected an object keyed by profile (public, dedicated, *)');
   const spec: FaultSpec = {};
   for (const [profile, methods] of Object.entries(raw as Record<string, unknown>)) {
+    if (profile === 'seed') {
+      if (typeof methods !== 'number' || !Number.isInteger(methods) || methods < 0 || methods > 0xffffffff) {
+        throw invalidParams('invalid faults: seed must be an integer from 0 to 4294967295');
+      }
+      spec.seed = methods;
+      continue;
+    }
     if (profile !== 'public' && profile !== 'dedicated' && profile !== '*') {
       throw invalidParams(`invalid faults: unknown profile ${profile} (public, dedicated or *)`);
     }
@@ -96,22 +107,37 @@ export function parseFaultSpec(raw: unknown): FaultSpec {
 
 const NONE: FaultDecision = Object.freeze({ delayMs: 0, status: 0, retryAfterSeconds: 0, timeoutMs: 0 });
 
+/** mulberry32: a small, fast 32-bit generator; plenty for drawing faults reproducibly. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export class FaultInjector {
   private spec: FaultSpec = {};
   private active = false;
+  private random: () => number;
 
   constructor(
     initial: unknown = {},
-    private readonly random: () => number = Math.random,
+    private readonly unseeded: () => number = Math.random,
   ) {
+    this.random = unseeded;
     this.set(initial);
   }
 
-  /** Replaces every rule ({} clears). Throws -32602 on a bad spec and keeps the old rules. */
+  /** Replaces every rule ({} clears); a seed restarts the draws. Throws -32602 on a bad spec and keeps the old rules. */
   set(raw: unknown): FaultSpec {
     const spec = parseFaultSpec(raw);
     this.spec = spec;
-    this.active = Object.values(spec).some((table) => table && Object.keys(table).length > 0);
+    this.random = spec.seed === undefined ? this.unseeded : seededRandom(spec.seed);
+    this.active = (['public', 'dedicated', '*'] as const).some((profile) => Object.keys(spec[profile] ?? {}).length > 0);
     return spec;
   }
 

@@ -33,6 +33,24 @@ describe('faults', () => {
     assert.equal(slow.value, '0x0');
   });
 
+  it('a seed makes the draws repeat: the same requests meet the same faults', async () => {
+    const statuses = async (spec: unknown) => {
+      await rpc(node.dedicatedUrl, 'mock_setFaults', [spec]);
+      const seen: number[] = [];
+      for (let i = 0; i < 40; i++) seen.push((await post(node.url, { jsonrpc: '2.0', id: i, method: 'eth_chainId' })).status);
+      return seen;
+    };
+    const rules = { public: { eth_chainId: { rate429: 0.4, rate503: 0.2 } } };
+    const first = await statuses({ ...rules, seed: 7 });
+    assert.deepEqual(await statuses({ ...rules, seed: 7 }), first, 'setting the same seed again replays the same faults');
+    assert.deepEqual(new Set(first), new Set([200, 429, 503]));
+    assert.notDeepEqual(await statuses({ ...rules, seed: 8 }), first, 'another seed, other faults');
+    assert.equal((await rpc(node.url, 'mock_getFaults')).seed, 8);
+    const bad = await rpcError(node.dedicatedUrl, 'mock_setFaults', [{ ...rules, seed: -1 }]);
+    assert.deepEqual([bad.code, bad.message], [-32602, 'invalid faults: seed must be an integer from 0 to 4294967295']);
+    assert.equal((await rpc(node.url, 'mock_getFaults')).seed, 8, 'the old rules stay in force');
+  });
+
   it('a latency range draws within [min, max]', async () => {
     await rpc(node.url, 'mock_setFaults', [{ '*': { '*': { latencyMs: [40, 80] } } }]);
     const samples: number[] = [];
