@@ -42,6 +42,7 @@ export const chainInfoMethods: MethodTable = {
   eth_blobBaseFee: () => '0x1',
   eth_feeHistory: (params, { node }) => {
     expectParams(params, 2, 3);
+    if (typeof params[0] === 'number' && !Number.isSafeInteger(params[0])) throw invalidParams('invalid argument 0: blockCount must be a whole number');
     const count = typeof params[0] === 'number' ? BigInt(params[0]) : parseQuantity(params[0], 0, 'blockCount');
     if (count < 1n || count > 1024n) throw invalidParams('invalid argument 0: blockCount must be from 1 to 1024');
     const newest = findBlock(node.chain, parseBlockSelector(params[1], 1));

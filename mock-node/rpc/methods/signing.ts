@@ -1,7 +1,7 @@
 // Signing for the node's dev accounts, as Anvil and geth offer it: eth_sign and personal_sign
 // (EIP-191 personal messages) and eth_signTypedData_v4 (EIP-712). Signatures are 65 bytes
 // r ‖ s ‖ v with v 27/28 and low s, the form the token's ECRecover accepts.
-import { TypedDataEncoder, concat, getBytes, isHexString, keccak256, toUtf8Bytes, type TypedDataField, type Wallet } from 'ethers';
+import { TypedDataEncoder, concat, getBytes, keccak256, toUtf8Bytes, type TypedDataField, type Wallet } from 'ethers';
 import { RpcError, ErrorCode, invalidParams } from '../errors';
 import { expectParams, parseAddress } from '../params';
 import type { MethodContext, MethodTable } from './types';
@@ -20,8 +20,10 @@ function walletFor(address: string, ctx: MethodContext): Wallet {
 /** Message bytes: 0x-hex is taken as bytes (geth's rule); any other string as UTF-8 text. */
 function messageBytes(value: unknown, index: number): Uint8Array {
   if (typeof value !== 'string') throw invalidParams(`invalid argument ${index}: message must be a string`);
-  if (isHexString(value)) return getBytes(value);
-  if (/^0x/i.test(value) && /^0x[0-9a-f]*$/i.test(value)) throw invalidParams(`invalid argument ${index}: hex string of odd length`);
+  if (/^0x[0-9a-f]*$/i.test(value)) {
+    if (value.length % 2 !== 0) throw invalidParams(`invalid argument ${index}: hex string of odd length`);
+    return getBytes(value);
+  }
   return toUtf8Bytes(value);
 }
 

@@ -99,6 +99,8 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   if (!wallet) throw invalidInput(`unknown account ${call.from}: eth_sendTransaction signs for dev accounts only; sign locally and use eth_sendRawTransaction`);
   const pending = node.chain.pending;
   const nonce = call.nonce ?? node.chain.nextNonce(call.from);
+  // The same limit eth_sendRawTransaction meets when it decodes such a transaction.
+  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidInput(`invalid transaction: nonce ${nonce} is above 2^53 - 1, the largest this node takes`);
   const gasLimit = call.gas ?? estimate(ctx, call, pending);
   const legacy = call.gasPrice !== undefined || call.type === 0n;
   const baseFee = pending.header.baseFeePerGas;
