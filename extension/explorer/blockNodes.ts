@@ -1,7 +1,7 @@
 // Tree nodes for the block at the current tag: header fields, transactions, receipts, logs.
 // Pure functions from JSON-RPC results to NodeSpec. No vscode import.
 import { blockTitle } from './blockTitle';
-import { HEADER_FIELDS, hexAsDecimal, headerFieldDisplay, shortHex, weiAsEth } from './format';
+import { HEADER_FIELDS, hexAsDecimal, headerFieldDisplay, shortHex, transactionFieldDisplay, weiAsEth } from './format';
 import type {
   BlockJson, EndpointView, FilterLogs, Loaded, NodeSpec, ReceiptJson, TagView, TransactionJson,
 } from './nodeSpec';
@@ -35,9 +35,7 @@ export function transactionNode(parentId: string, endpointId: string, tx: Transa
   }
   const id = `${parentId}/${tx.hash}`;
   const to = tx.to ? shortHex(tx.to) : 'create';
-  const fields = Object.keys(tx).sort().map((key) => fieldNode(`${id}/${key}`, endpointId, key, tx[key],
-    key === 'value' ? `${weiAsEth(tx[key])}  (${String(tx[key])})`
-      : ['nonce', 'gas', 'transactionIndex', 'type', 'blockNumber', 'chainId'].includes(key) ? `${hexAsDecimal(tx[key])}` : undefined));
+  const fields = Object.keys(tx).sort().map((key) => fieldNode(`${id}/${key}`, endpointId, key, tx[key], transactionFieldDisplay(key, tx[key])));
   return {
     id, endpointId, kind: 'transaction', collapsible: 'collapsed', icon: 'arrow-swap',
     label: `#${index} ${shortHex(tx.hash, 10, 6)}`,

@@ -58,6 +58,23 @@ export function headerFieldDisplay(field: string, value: unknown): string {
   }
 }
 
+/** How each field of a full transaction object is shown: ETH, wei, decimal or a date where it means that. */
+export function transactionFieldDisplay(field: string, value: unknown): string | undefined {
+  if (typeof value !== 'string' || hexToBigInt(value) === undefined) return undefined;
+  switch (field) {
+    case 'value':
+      return `${weiAsEth(value)}  (${value})`;
+    case 'gasPrice': case 'maxFeePerGas': case 'maxPriorityFeePerGas': case 'maxFeePerBlobGas':
+      return `${hexAsDecimal(value)} wei`;
+    case 'blockTimestamp':
+      return `${hexAsTime(value)}  (${hexAsDecimal(value)})`;
+    case 'nonce': case 'gas': case 'transactionIndex': case 'type': case 'blockNumber': case 'chainId': case 'v': case 'yParity':
+      return hexAsDecimal(value);
+    default:
+      return undefined;
+  }
+}
+
 /** The fields shown under a block, in the seed's order (transactions are a node of their own). */
 export const HEADER_FIELDS = [
   'number', 'hash', 'parentHash', 'timestamp', 'gasUsed', 'gasLimit', 'baseFeePerGas', 'miner', 'stateRoot',

@@ -5,12 +5,12 @@
 //  4. eth_getLogs over 2,000 blocks of a chain with many logs; 5. memory after a long run.
 // Every load goes to 127.0.0.1 only and is bounded in count and time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { Interface, Wallet } from 'ethers';
 import { startMockNode } from '../../mock-node/index';
 import { STABLE_TOKEN_ABI } from '../../mock-node/execution/token/abi';
+import { findAnvil } from '../helpers/anvil';
 
 const ROOT = join(__dirname, '..', '..');
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 3) * 1000;
@@ -107,13 +107,11 @@ async function throughput(): Promise<void> {
   const url = `http://127.0.0.1:${port}/`;
   const node = await startProcess(process.execPath, [join(ROOT, 'dist', 'mock-node.js'), '--port', String(port), '--quiet', '--api-key', 'bench'], url);
   const dedicated = `http://127.0.0.1:${port}/dedicated/bench`;
-  // Anvil where installed: ANVIL_BIN, or `npm install --no-save @foundry-rs/anvil` (its npm
-  // package ships the binary for linux-x64; it is not a dependency because npm ci cannot resolve
-  // its other platforms' packages).
-  const anvilBin = process.env.ANVIL_BIN ?? join(ROOT, 'node_modules', '.bin', 'anvil');
+  // Anvil where installed (see test/helpers/anvil.ts: ANVIL_BIN, node_modules, the tools cache).
+  const anvilBin = findAnvil();
   const anvilPort = 18546;
   const anvilUrl = `http://127.0.0.1:${anvilPort}/`;
-  const anvil = existsSync(anvilBin) ? await startProcess(anvilBin, ['--port', String(anvilPort), '--silent', '--block-time', '2'], anvilUrl).catch(() => undefined) : undefined;
+  const anvil = anvilBin ? await startProcess(anvilBin, ['--port', String(anvilPort), '--silent', '--block-time', '2'], anvilUrl).catch(() => undefined) : undefined;
   try {
     const sender = (await call(url, 'eth_accounts'))[0];
     await call(url, 'eth_sendTransaction', [{ from: sender, to: sender, value: '0x1' }]);

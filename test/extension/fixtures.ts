@@ -11,6 +11,8 @@ export const tx1 = {
   hash: '0x1111111111111111111111111111111111111111111111111111111111111111',
   from: ALICE, to: BOB, value: '0xde0b6b3a7640000', nonce: '0x3', gas: '0x5208', type: '0x2',
   blockNumber: '0x7b', transactionIndex: '0x0', input: '0x',
+  maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00', chainId: '0x7a69', yParity: '0x1', v: '0x1',
+  blockTimestamp: '0x6741b2a0',
 };
 export const tx2 = { ...tx1, hash: '0x2222222222222222222222222222222222222222222222222222222222222222', nonce: '0x4', transactionIndex: '0x1' };
 

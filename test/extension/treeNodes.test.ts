@@ -33,6 +33,10 @@ describe('explorer tree nodes', () => {
   });
 
   it('lists transactions with from → to, value and nonce, the full object on expand', () => {
+    const expectedFields = {
+      gas: '21000', maxFeePerGas: '2000000000 wei', maxPriorityFeePerGas: '1000000000 wei', chainId: '31337', type: '2',
+      yParity: '1', v: '1', blockNumber: '123', blockTimestamp: '2024-11-23 10:46:56 UTC  (1732358816)', hash: tx1.hash, input: '0x',
+    };
     const node = blockNode(endpointView({ block: { ok: true, value: block({ transactions: [tx1, tx2] }) } }), { tag: 'latest', pendingRefreshes: 0 });
     const txs = child(node, 'Transactions');
     assert.equal(txs.description, '2');
@@ -42,6 +46,8 @@ describe('explorer tree nodes', () => {
     assert.equal(first.description, '0xf39f…2266 → 0x7099…79c8 · 1.0 ETH · nonce 3');
     assert.deepEqual(first.json?.value, tx1);
     assert.equal(child(first, 'nonce').description, '3');
+    assert.equal(child(first, 'value').description, `1.0 ETH  (${tx1.value})`);
+    for (const [field, shown] of Object.entries(expectedFields)) assert.equal(child(first, field).description, shown, field);
     assert.deepEqual(first.request, { method: 'eth_getTransactionByHash', params: [tx1.hash] });
   });
 
