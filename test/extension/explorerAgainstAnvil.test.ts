@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { ExplorerModel, type ExplorerEndpoint, type ModelSettings } from '../../extension/explorer/explorerModel';
 import type { NodeSpec } from '../../extension/explorer/nodeSpec';
-import { findAnvil, startAnvil, type RunningAnvil } from '../helpers/anvil';
+import { anvilOrSkip, startAnvil, type RunningAnvil } from '../helpers/anvil';
+import { rpc } from '../helpers/rpc';
 
 const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -16,26 +17,16 @@ function find(nodes: NodeSpec[] | undefined, label: string): NodeSpec {
   return node;
 }
 
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await reply.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
 
 describe('ExplorerModel against Anvil, a node that is not ours @integration', function () {
   this.timeout(30_000);
-  const binary = findAnvil();
   let anvil: RunningAnvil;
   let model: ExplorerModel;
 
   before(async function () {
-    if (!binary) {
-      console.log('      Anvil is not installed (.ci/run installs it; or ANVIL_BIN / npm install --no-save @foundry-rs/anvil): skipped');
-      this.skip();
-    }
-    anvil = await startAnvil(binary!, ['--no-mining']);
-    await call(anvil.url, 'evm_mine');
+    const binary = anvilOrSkip(this);
+    anvil = await startAnvil(binary, ['--no-mining']);
+    await rpc(anvil.url, 'evm_mine');
     const endpoints: ExplorerEndpoint[] = [{ id: 'ep:anvil', name: 'anvil', url: anvil.url, displayUrl: anvil.url, defaultAccounts: [ALICE, BOB] }];
     const settings: ModelSettings = {
       requestTimeoutMs: 5000, showSafeFinalized: true, watchedAccounts: [], logFilters: [{ name: 'transfers', topics: [TRANSFER] }],
@@ -62,7 +53,7 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
     model.setTag('pending');
     await model.openSection('ep:anvil', 'accounts');
     await model.openSection('ep:anvil', 'storage');
-    const hash: string = await call(anvil.url, 'eth_sendTransaction', [{ from: ALICE, to: BOB, value: '0xde0b6b3a7640000' }]);
+    const hash: string = await rpc(anvil.url, 'eth_sendTransaction', [{ from: ALICE, to: BOB, value: '0xde0b6b3a7640000' }]);
     await model.tick();
     const root = model.roots()[0];
     const pending = find(root.children, 'pending');
@@ -77,7 +68,7 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
   });
 
   it('after mining: the transaction in latest with its receipt (Anvil serves eth_getBlockReceipts), nonce caught up', async () => {
-    await call(anvil.url, 'evm_mine');
+    await rpc(anvil.url, 'evm_mine');
     model.setTag('latest');
     await model.refreshAll();
     await model.openSection('ep:anvil', 'receipts');

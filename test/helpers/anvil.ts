@@ -75,3 +75,13 @@ export async function startAnvil(binary: string, args: string[] = [], port?: num
     },
   };
 }
+
+/** In a mocha `before`: the Anvil binary, or the suite is skipped with a message saying how to get it. */
+export function anvilOrSkip(context: Mocha.Context): string {
+  const binary = findAnvil();
+  if (!binary) {
+    console.log('      Anvil is not installed (.ci/run installs it; or ANVIL_BIN / npm install --no-save @foundry-rs/anvil): skipped');
+    context.skip();
+  }
+  return binary!;
+}

@@ -5,19 +5,13 @@
 // explained; a field the mock node drops or renames fails the test.
 import assert from 'node:assert/strict';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { findAnvil, startAnvil, type RunningAnvil } from '../../helpers/anvil';
-import { startTestNode } from '../../helpers/rpc';
+import { anvilOrSkip, startAnvil, type RunningAnvil } from '../../helpers/anvil';
+import { rpc, startTestNode } from '../../helpers/rpc';
 
 const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const TOKEN = '0x3600000000000000000000000000000000000000';
 
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await reply.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
 
 /** A value's shape: keys (sorted) all the way down, hex strings by kind, arrays by their first element. */
 function shape(value: unknown): unknown {
@@ -49,22 +43,22 @@ const LOGGING_DEPLOY = { from: ALICE, data: `0x7f${'ab'.repeat(32)}60206000a100`
 /** The same operations on either node; `flashblock` makes the mock node cut its pending block. */
 async function observe(url: string, logging: Record<string, string>, flashblock: () => Promise<void>): Promise<Record<string, unknown>> {
   const seen: Record<string, unknown> = {};
-  const hash = await call(url, 'eth_sendTransaction', [{ from: ALICE, to: BOB, value: '0x10' }]);
-  const logged = await call(url, 'eth_sendTransaction', [logging]);
+  const hash = await rpc(url, 'eth_sendTransaction', [{ from: ALICE, to: BOB, value: '0x10' }]);
+  const logged = await rpc(url, 'eth_sendTransaction', [logging]);
   await flashblock();
-  seen.pendingBlock = await call(url, 'eth_getBlockByNumber', ['pending', true]);
-  seen.pendingNonce = await call(url, 'eth_getTransactionCount', [ALICE, 'pending']);
-  await call(url, 'evm_mine');
-  seen.latestBlock = await call(url, 'eth_getBlockByNumber', ['latest', true]);
-  seen.latestBlockHashes = await call(url, 'eth_getBlockByNumber', ['latest', false]);
-  seen.blockReceipts = await call(url, 'eth_getBlockReceipts', ['latest']);
-  seen.receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
-  seen.transaction = await call(url, 'eth_getTransactionByHash', [hash]);
-  seen.nonce = await call(url, 'eth_getTransactionCount', [ALICE, 'latest']);
-  seen.storage = await call(url, 'eth_getStorageAt', [BOB, '0x0', 'latest']);
-  seen.logs = await call(url, 'eth_getLogs', [{ fromBlock: 'latest', toBlock: 'latest' }]);
-  seen.receiptWithLog = { ...(await call(url, 'eth_getTransactionReceipt', [logged])), contractAddress: 'not compared', to: 'not compared' };
-  seen.blockAboveHead = await call(url, 'eth_getBlockByNumber', ['0x99', false]);
+  seen.pendingBlock = await rpc(url, 'eth_getBlockByNumber', ['pending', true]);
+  seen.pendingNonce = await rpc(url, 'eth_getTransactionCount', [ALICE, 'pending']);
+  await rpc(url, 'evm_mine');
+  seen.latestBlock = await rpc(url, 'eth_getBlockByNumber', ['latest', true]);
+  seen.latestBlockHashes = await rpc(url, 'eth_getBlockByNumber', ['latest', false]);
+  seen.blockReceipts = await rpc(url, 'eth_getBlockReceipts', ['latest']);
+  seen.receipt = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+  seen.transaction = await rpc(url, 'eth_getTransactionByHash', [hash]);
+  seen.nonce = await rpc(url, 'eth_getTransactionCount', [ALICE, 'latest']);
+  seen.storage = await rpc(url, 'eth_getStorageAt', [BOB, '0x0', 'latest']);
+  seen.logs = await rpc(url, 'eth_getLogs', [{ fromBlock: 'latest', toBlock: 'latest' }]);
+  seen.receiptWithLog = { ...(await rpc(url, 'eth_getTransactionReceipt', [logged])), contractAddress: 'not compared', to: 'not compared' };
+  seen.blockAboveHead = await rpc(url, 'eth_getBlockByNumber', ['0x99', false]);
   return seen;
 }
 
@@ -87,16 +81,12 @@ const ALLOWED = [
 
 describe('the mock node\'s answers have the shapes of a real node\'s (Anvil) @integration', function () {
   this.timeout(30_000);
-  const binary = findAnvil();
   let mock: RunningMockNode;
   let anvil: RunningAnvil;
   before(async function () {
-    if (!binary) {
-      console.log('      Anvil is not installed (.ci/run installs it; or ANVIL_BIN / npm install --no-save @foundry-rs/anvil): skipped');
-      this.skip();
-    }
+    const binary = anvilOrSkip(this);
     mock = await startTestNode();
-    anvil = await startAnvil(binary!, ['--no-mining']);
+    anvil = await startAnvil(binary, ['--no-mining']);
   });
   after(async () => {
     await mock?.stop();
@@ -104,7 +94,7 @@ describe('the mock node\'s answers have the shapes of a real node\'s (Anvil) @in
   });
 
   it('the five reads and the transaction lookups: the same keys and kinds, apart from the listed differences', async () => {
-    const fromMock = await observe(mock.dedicatedUrl, TOKEN_TRANSFER, async () => { await call(mock.dedicatedUrl, 'mock_flashblock'); });
+    const fromMock = await observe(mock.dedicatedUrl, TOKEN_TRANSFER, async () => { await rpc(mock.dedicatedUrl, 'mock_flashblock'); });
     const fromAnvil = await observe(anvil.url, LOGGING_DEPLOY, async () => undefined);
     assert.equal((fromMock.logs as unknown[]).length, 1);
     assert.equal((fromAnvil.logs as unknown[]).length, 1);
