@@ -69,6 +69,7 @@ export function createLogger(options: { json: boolean; threshold: LogThreshold; 
     error: (m, f) => log('error', m, f),
     enabled: (level) => LOG_LEVELS.indexOf(level) >= minimum,
     setThreshold(next) {
+      if (next !== 'off' && !LOG_LEVELS.includes(next)) throw new Error(`log threshold must be one of ${LOG_LEVELS.join(', ')} or off, got ${String(next)}`);
       threshold = next;
       minimum = rank(next);
     },

@@ -118,6 +118,7 @@ export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<
   const { services } = core;
   services.chain.startTimers();
   const gateways: WebSocketGateway[] = [];
+  const attached = new WeakSet<Server>();
   let stopped: Promise<void> | undefined;
   return {
     router: createRpcRouter(core.handle, core.http),
@@ -125,6 +126,8 @@ export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<
     attachWebSocket(server, mountPath = '') {
       const basePath = mountPath.replace(/\/+$/, '');
       if (basePath !== '' && !basePath.startsWith('/')) throw new OptionError(`mountPath must start with /, got ${mountPath}`);
+      if (attached.has(server)) throw new OptionError('attachWebSocket: this server already has the node\'s WebSocket side');
+      attached.add(server);
       const gateway = new WebSocketGateway(server, { ...services, handle: core.handle, http: core.http, logger: core.logger }, basePath);
       gateways.push(gateway);
       return gateway;

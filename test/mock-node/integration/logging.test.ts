@@ -25,6 +25,8 @@ describe('the node log', () => {
       logger.setThreshold('off');
       logger.error('not written either');
       assert.deepEqual(lines.slice(2), ['DEBUG eth_chainId profile=public']);
+      assert.throws(() => logger.setThreshold('verbose' as never), /log threshold must be one of debug, info, warn, error or off, got verbose/);
+      assert.equal(logger.threshold, 'off', 'a bad threshold changes nothing');
     });
 
     it('writes JSON lines with bigints as decimal strings', () => {

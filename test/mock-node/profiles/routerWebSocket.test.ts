@@ -94,8 +94,9 @@ describe('mockNodeRouter in an Express app: WebSocket and state file', () => {
       assert.equal(first, 'hello from the app');
     });
 
-    it('refuses a mount path without a leading slash', () => {
+    it('refuses a mount path without a leading slash, and a second attach to the same server', () => {
       assert.throws(() => mounted.attachWebSocket(server, 'rpc'), /mountPath must start with \//);
+      assert.throws(() => mounted.attachWebSocket(server, '/rpc'), /already has the node's WebSocket side/);
     });
   });
 
