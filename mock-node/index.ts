@@ -5,6 +5,7 @@ export type { RunningMockNode, DevAccount, MockNodeCore, MockNodeRouter } from '
 export { resolveOptions, defaultOptions, OptionError, DEFAULT_MNEMONIC } from './options';
 export type { MockNodeOptions, MockNodeOptionsInput, PendingIdentity, TokenOptions } from './options';
 export type { LogEntry, LogLevel, LogSink, LogThreshold, Logger } from './logger';
-// The token's ABI, EIP-712 types, typehashes, selectors, event topics, storage slots and
-// buildTypedData(): the one source the mock node and the extension both use.
-export * from './execution/token/abi';
+// The token kit (ABI, typed data, slots, signature rules, units, event decoding): the one source
+// the node's token and the extension both use. The extension imports mock-node/tokenKit/index.ts
+// itself, which is light; this module would load the whole node.
+export * from './tokenKit/index';

@@ -4,7 +4,7 @@
 // (eth_sendTransaction for the endpoint's accounts, or a locally signed raw transaction), and
 // waiting for the receipt. No vscode import.
 import { Interface, Transaction, Wallet, getAddress, type TransactionLike } from 'ethers';
-import { STABLE_TOKEN_ABI, EVENT_TOPICS, type TypedDataPayload } from '../../mock-node/execution/token/abi';
+import { STABLE_TOKEN_ABI, EVENT_TOPICS, type TypedDataPayload } from '../../mock-node/tokenKit/index';
 import type { RpcClient } from '../rpc/client';
 import { describeRpcError, JsonRpcError } from '../rpc/errors';
 import type { ChainFacts, DryRun } from './inspector';

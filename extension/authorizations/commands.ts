@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { getAddress, verifyTypedData, Wallet } from 'ethers';
-import { TYPED_DATA_TYPES } from '../../mock-node/execution/token/abi';
+import { TYPED_DATA_TYPES } from '../../mock-node/tokenKit/index';
 import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
 import { describeRpcError, RpcClientError } from '../rpc/errors';
 import { readSettings } from '../settings';

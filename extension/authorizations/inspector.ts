@@ -2,13 +2,11 @@
 // read from the chain and the capture's dry run. It answers "would a capture succeed now, and if
 // not, why" before anyone submits. No vscode import and no I/O.
 import { getAddress, Signature, verifyTypedData } from 'ethers';
-import { TYPED_DATA_TYPES } from '../../mock-node/execution/token/abi';
+import { signatureProblem, TYPED_DATA_TYPES } from '../../mock-node/tokenKit/index';
 import {
   formatTokenAmount, primaryTypeFor, routeFor, tokenDomain, windowStatus,
   type AuthorizationPrimaryType, type AuthorizationRecord, type DerivedState,
 } from './model';
-
-const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'info';
 
@@ -74,12 +72,8 @@ export function recoverAuthorizationSigner(record: AuthorizationRecord, primaryT
 
 /** Checks the token's own signature rules: 65 bytes r ‖ s ‖ v, v 27 or 28, s in the lower half. */
 export function signatureFormatProblem(signature: string): string | undefined {
-  if (!/^0x[0-9a-fA-F]*$/.test(signature)) return 'not hex';
-  if (signature.length !== 2 + 130) return `${(signature.length - 2) / 2} bytes, the token wants 65 (ECRecover: invalid signature length)`;
-  const s = BigInt(`0x${signature.slice(66, 130)}`);
-  const v = parseInt(signature.slice(130, 132), 16);
-  if (s > SECP256K1_HALF_N) return "s is in the upper half (ECRecover: invalid signature 's' value)";
-  if (v !== 27 && v !== 28) return `v is ${v}, the token accepts 27 or 28 (ECRecover: invalid signature 'v' value)`;
+  const problem = signatureProblem(signature);
+  if (problem) return `${problem.detail} (${problem.reason})`;
   try {
     Signature.from(signature);
   } catch {

@@ -4,10 +4,11 @@
 // which commands each state allows, amounts in token units, input validation and the typed data
 // to sign. No vscode import and no I/O: unit-tested with plain mocha.
 import { getAddress, isAddress, isHexString, ZeroAddress } from 'ethers';
-// The token's typed-data definitions: the module mock-node/index.ts re-exports as part of its public
-// API. Imported directly because it imports nothing but ethers, whereas mock-node/index.ts would
-// load the whole node when the extension activates.
-import { buildTypedData, TOKEN_DECIMALS, type TokenDomain, type TypedDataPayload } from '../../mock-node/execution/token/abi';
+import {
+  buildTypedData, formatTokenUnits, parseTokenUnits, TOKEN_DECIMALS, type TokenDomain, type TypedDataPayload,
+} from '../../mock-node/tokenKit/index';
+
+export { normalizeV } from '../../mock-node/tokenKit/index';
 
 /** How the merchant will capture: the route decides which typed-data type the payer must sign. */
 export type CaptureRoute = 'receiveWithAuthorization' | 'transferWithAuthorization';
@@ -203,24 +204,19 @@ export class InputError extends Error {
 
 /** "12.5" → 12500000n (6 decimals). Rejects signs, exponents, more than 6 decimals and zero. */
 export function parseTokenAmount(text: string, decimals = TOKEN_DECIMALS): bigint {
-  const trimmed = text.trim().replace(/_/g, '');
-  const match = /^(\d+)(?:\.(\d*))?$/.exec(trimmed) ?? /^()\.(\d+)$/.exec(trimmed);
-  if (!match) throw new InputError(`amount "${text}" is not a decimal number of token units (e.g. 12.50)`);
-  const [, whole, fraction = ''] = match;
-  if (fraction.length > decimals) throw new InputError(`amount "${text}" has more than ${decimals} decimals`);
-  const value = BigInt(whole || '0') * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  let value: bigint;
+  try {
+    value = parseTokenUnits(text, decimals);
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
   if (value === 0n) throw new InputError('amount must be more than 0');
-  if (value >= 2n ** 255n) throw new InputError(`amount "${text}" is too large`);
   return value;
 }
 
 /** 12500000n → "12.5" (trailing zeros dropped, at least one decimal digit kept off). */
 export function formatTokenAmount(value: bigint, decimals = TOKEN_DECIMALS): string {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const unit = 10n ** BigInt(decimals);
-  const fraction = (abs % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${abs / unit}${fraction ? `.${fraction}` : ''}`;
+  return formatTokenUnits(value, { decimals });
 }
 
 export function parseAddress(text: string, what: string): string {
@@ -270,13 +266,6 @@ export function draftAuthorization(input: DraftInput): AuthorizationMessage {
   }
   if (!isBytes32(input.nonce)) throw new InputError('nonce must be 32 bytes of hex');
   return { from, to, value: value.toString(), validAfter: input.validAfter, validBefore: input.validBefore, nonce: input.nonce.toLowerCase() };
-}
-
-/** A 65-byte signature with v 0/1 (some wallets) re-encoded as 27/28, which the token requires; anything else unchanged. */
-export function normalizeV(signature: string): string {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return signature;
-  const v = parseInt(signature.slice(130), 16);
-  return v === 0 || v === 1 ? `${signature.slice(0, 130)}${(v + 27).toString(16)}` : signature;
 }
 
 export function tokenDomain(domain: DomainFields): TokenDomain {

@@ -1,5 +1,6 @@
 // Formatting of JSON-RPC values for display. No vscode import.
 import { formatUnits } from 'ethers';
+import { formatTokenUnits } from '../../mock-node/tokenKit/index';
 
 export const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
@@ -32,7 +33,7 @@ export function weiAsEth(hex: unknown): string {
 }
 
 export function tokenUnits(value: bigint, decimals: number, symbol = ''): string {
-  return `${formatUnits(value, decimals)}${symbol ? ` ${symbol}` : ''}`;
+  return `${formatTokenUnits(value, { decimals })}${symbol ? ` ${symbol}` : ''}`;
 }
 
 export function shortHex(hex: unknown, head = 6, tail = 4): string {

@@ -1,21 +1,7 @@
-// Decodes the token's events (EIP-3009 / FiatToken plus the memo variant) from raw logs. No vscode import.
-import { Interface, type LogDescription } from 'ethers';
+// One-line summaries of the token's events (EIP-3009 / FiatToken plus the memo variant) for the
+// explorer tree; the decoding itself is the token kit's. No vscode import.
+import { decodeTokenEvent } from '../../mock-node/tokenKit/index';
 import { tokenUnits } from './format';
-
-/**
- * The token events the explorer names, as in the mock node's STABLE_TOKEN_ABI (a unit test keeps
- * the two equal; importing that module here would pull the whole node into the extension bundle).
- * `Memo` is this project's layout (SPEC 2.4): the seed names the event but leaves its arguments open.
- */
-export const TOKEN_EVENTS_ABI = [
-  'event Transfer(address indexed from, address indexed to, uint256 value)',
-  'event Approval(address indexed owner, address indexed spender, uint256 value)',
-  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
-  'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
-  'event Memo(address indexed from, address indexed to, uint256 value, bytes32 indexed memo)',
-] as const;
-
-const tokenEvents = new Interface(TOKEN_EVENTS_ABI as unknown as string[]);
 
 export interface RawLog {
   address: string;
@@ -34,28 +20,23 @@ export interface DecodedLog {
   summary: string;
 }
 
+/** Argument names that hold an amount of the token. */
+const AMOUNT_ARGS = new Set(['value', 'amount']);
+
 function argValue(value: unknown, name: string, decimals: number, symbol: string): string {
-  if (typeof value === 'bigint') return name === 'value' ? tokenUnits(value, decimals, symbol) : value.toString();
+  if (typeof value === 'bigint') return AMOUNT_ARGS.has(name) ? tokenUnits(value, decimals, symbol) : value.toString();
   return String(value);
 }
 
-/** Decodes a token event; undefined when the log is not one of the known events (shown raw). */
+/** Decodes a token event; undefined when the log is not one of the token's events (shown raw). */
 export function decodeTokenLog(log: RawLog, decimals = 6, symbol = ''): DecodedLog | undefined {
-  let description: LogDescription | null;
-  try {
-    description = tokenEvents.parseLog({ topics: log.topics, data: log.data });
-  } catch {
-    return undefined;
-  }
-  if (!description) return undefined;
-  const args = description.fragment.inputs.map((input, i) => ({
-    name: input.name,
-    value: argValue(description.args[i], input.name, decimals, symbol),
-  }));
+  const event = decodeTokenEvent(log);
+  if (!event) return undefined;
+  const args = event.args.map((arg) => ({ name: arg.name, value: argValue(arg.value, arg.name, decimals, symbol) }));
   const get = (n: string): string => args.find((a) => a.name === n)?.value ?? '';
   const short = (a: string): string => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
   let summary: string;
-  switch (description.name) {
+  switch (event.name) {
     case 'Transfer':
       summary = `Transfer ${short(get('from'))} → ${short(get('to'))} ${get('value')}`;
       break;
@@ -64,17 +45,10 @@ export function decodeTokenLog(log: RawLog, decimals = 6, symbol = ''): DecodedL
       break;
     case 'AuthorizationUsed':
     case 'AuthorizationCanceled':
-      summary = `${description.name} by ${short(get('authorizer'))} nonce ${short(get('nonce'))}`;
+      summary = `${event.name} by ${short(get('authorizer'))} nonce ${short(get('nonce'))}`;
       break;
     default:
-      summary = `${description.name} ${args.map((a) => short(a.value)).join(' ')}`;
+      summary = `${event.name} ${args.map((a) => short(a.value)).join(' ')}`;
   }
-  return { name: description.name, args, summary };
-}
-
-/** topic0 of each known event, for filters. */
-export function eventTopic(name: 'Transfer' | 'Approval' | 'AuthorizationUsed' | 'AuthorizationCanceled' | 'Memo'): string {
-  const event = tokenEvents.getEvent(name);
-  if (!event) throw new Error(`unknown event ${name}`);
-  return event.topicHash;
+  return { name: event.name, args, summary };
 }

@@ -7,8 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AbiCoder, keccak256 } from 'ethers';
 import type { MockNodeOptionsInput, RunningMockNode } from '../../mock-node/index';
+import { TOKEN_SLOTS, balanceSlot, slotHex } from '../../mock-node/tokenKit/index';
 
 type MockNodeLibrary = typeof import('../../mock-node/index');
 
@@ -29,11 +29,14 @@ export const MOCK_STOPPED_CONTEXT_KEY = 'chainExplorer.mockNodeStopped';
 
 /** Storage slots worth watching on the built-in token (FiatToken v2.2 layout). */
 function tokenSlots(token: string, holder: string): SlotSetting[] {
-  const balanceSlot = keccak256(AbiCoder.defaultAbiCoder().encode(['address', 'uint256'], [holder, 9]));
   return [
-    { address: token, slot: '0xb', label: 'token totalSupply (slot 11)' },
-    { address: token, slot: '0x1', label: 'token pauser + paused flag (slot 1)' },
-    { address: token, slot: balanceSlot, label: `token balanceOf ${holder.slice(0, 8)}… (slot 9 mapping)` },
+    { address: token, slot: slotHex(TOKEN_SLOTS.totalSupply), label: `token totalSupply (slot ${TOKEN_SLOTS.totalSupply})` },
+    { address: token, slot: slotHex(TOKEN_SLOTS.pauserAndPaused), label: `token pauser + paused flag (slot ${TOKEN_SLOTS.pauserAndPaused})` },
+    {
+      address: token,
+      slot: `0x${balanceSlot(holder).toString(16).padStart(64, '0')}`,
+      label: `token balanceOf ${holder.slice(0, 8)}… (slot ${TOKEN_SLOTS.balanceAndBlacklistStates} mapping)`,
+    },
   ];
 }
 

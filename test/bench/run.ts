@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { Interface, Wallet } from 'ethers';
 import { startMockNode } from '../../mock-node/index';
-import { STABLE_TOKEN_ABI } from '../../mock-node/execution/token/abi';
+import { STABLE_TOKEN_ABI } from '../../mock-node/tokenKit/index';
 import { findAnvil } from '../helpers/anvil';
 
 const ROOT = join(__dirname, '..', '..');

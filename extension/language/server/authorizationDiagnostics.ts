@@ -8,8 +8,18 @@ import { parseTree, type Node, type ParseError } from './jsonc';
 import { recoverAuthorizationSigner, signatureFormatProblem } from '../../authorizations/inspector';
 import { primaryTypeFor, type AuthorizationPrimaryType, type AuthorizationRecord, type CaptureRoute } from '../../authorizations/model';
 import { getAddress } from 'ethers';
+import { parseTokenUnits } from '../../../mock-node/tokenKit/index';
 import { properties, property, rawText, type Fix, type Problem, type Severity } from './document';
 import { addressProblem, isoSeconds, MAX_UINT256, relative, tokenUnits } from './values';
+
+/** "12.5" tokens as base units (6 decimals), or undefined when it is not such an amount. */
+function baseUnits(tokens: string): bigint | undefined {
+  try {
+    return parseTokenUnits(tokens);
+  } catch {
+    return undefined;
+  }
+}
 
 export const AUTHORIZATION_FIELDS = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const;
 export const TOP_LEVEL_FIELDS = ['orderId', 'authorization', 'signature', 'domain', 'primaryType', 'captureRoute'] as const;
@@ -117,8 +127,7 @@ export function analyzeAuthorization(text: string, nowSeconds: number): Problem[
       if (v === undefined) {
         // "12.5" most likely means tokens: offer the base units.
         const raw = value.type === 'string' ? String(value.value) : rawText(text, value);
-        const tokens = /^(\d+)\.(\d{1,6})$/.exec(raw);
-        const units = tokens ? BigInt(tokens[1]) * 1_000_000n + BigInt(tokens[2].padEnd(6, '0')) : undefined;
+        const units = /^\d+\.\d+$/.test(raw) ? baseUnits(raw) : undefined;
         add(value, 'error', 'value-integer', `value must be a whole number of base units (6 decimals: 12.50 tokens is "12500000"), not ${rawText(text, value)}`,
           units !== undefined ? replace(value, units.toString(), `Change to "${units}" (${tokenUnits(units)} tokens in base units)`) : undefined);
       } else if (v > MAX_UINT256) {

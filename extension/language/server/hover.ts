@@ -2,9 +2,7 @@
 // (and as a UTC date when they look like Unix seconds), token amounts in 6-decimal units, and the
 // fields of a stored authorization. Pure: text and offset in, Markdown out.
 import { Interface } from 'ethers';
-// The token's ABI module (re-exported by mock-node/index.ts), imported directly as the
-// authorizations model does: it imports nothing but ethers, the node's index would bundle the node.
-import { EVENT_SIGNATURES, EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS } from '../../../mock-node/execution/token/abi';
+import { EVENT_SIGNATURES, EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS } from '../../../mock-node/tokenKit/index';
 import { findNodeAtOffset, getNodePath, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, integerValue, parseAuthorizationFile } from './authorizationDiagnostics';
 import { property, segmentAt, type ParsedRpcDocument } from './document';

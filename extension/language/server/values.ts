@@ -2,6 +2,7 @@
 // itself following geth): hex quantities with 0x and without leading zeros, block tags, addresses,
 // hashes, hex bytes. Each returns a problem sentence or undefined. Pure.
 import { getAddress } from 'ethers';
+import { formatTokenUnits, TOKEN_DECIMALS } from '../../../mock-node/tokenKit/index';
 import { BLOCK_TAGS, closest } from './methods';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
@@ -92,11 +93,9 @@ export function isoSeconds(seconds: bigint | number): string {
   return new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z').replace('T', ' ').replace('Z', ' UTC');
 }
 
-/** "12500000" base units → "12.5" with 6 decimals. */
-export function tokenUnits(value: bigint, decimals = 6): string {
-  const unit = 10n ** BigInt(decimals);
-  const fraction = (value % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${(value / unit).toLocaleString('en-US')}${fraction ? `.${fraction}` : ''}`;
+/** "12500000" base units → "12.5" with 6 decimals, thousands grouped ("1,000.5"). */
+export function tokenUnits(value: bigint, decimals = TOKEN_DECIMALS): string {
+  return formatTokenUnits(value, { decimals, group: true });
 }
 
 /** "in 14 min" / "3 h ago" relative to now (seconds). */

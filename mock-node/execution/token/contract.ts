@@ -6,8 +6,6 @@ import {
   AbiCoder,
   concat,
   dataLength,
-  getBytes,
-  hexlify,
   Interface,
   keccak256,
   recoverAddress,
@@ -19,24 +17,26 @@ import {
 import { encodeRevertReason } from '../execute';
 import type { CallContext, CallOutcome, GenesisContext, Hex, NativeContract } from '../nativeContract';
 import type { TokenOptions } from '../../options';
-import { EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS, TOKEN_SLOTS, TYPEHASHES, tokenDomainSeparator, type TokenEventName } from './abi';
-import { GAS, logGas, MeteredStorage } from './gas';
 import {
   BLACKLIST_FLAG,
+  EVENT_TOPICS,
   MAX_BALANCE,
-  MAX_UINT256,
-  TokenState,
+  STABLE_TOKEN_ABI,
+  TOKEN_DECIMALS,
+  TOKEN_SLOTS,
+  TYPEHASHES,
   balanceSlot,
   minterAllowedSlot,
   minterSlot,
-  packAddressAndBool,
-  addressToWord,
-  writeString,
-} from './storage';
+  signatureProblem,
+  splitSignature,
+  tokenDomainSeparator,
+  type TokenEventName,
+} from '../../tokenKit/index';
+import { GAS, logGas, MeteredStorage } from './gas';
+import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, writeString } from './storage';
 
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
-/** secp256k1n / 2: the largest `s` ECRecover accepts. */
-const HALF_CURVE_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 /** The allowance the owner gets as minter at genesis (unlimited for practical purposes). */
 const GENESIS_MINTER_ALLOWANCE = MAX_UINT256;
 
@@ -167,19 +167,15 @@ const RECOVERED_CACHE_SIZE = 4096;
 
 /** ECRecover.recover(digest, signature) with its checks and reasons. */
 function ecRecover(digest: Hex, signature: Hex): Hex {
-  require_(dataLength(signature) === 65, 'ECRecover: invalid signature length');
-  const bytes = getBytes(signature);
-  const r = bytes.subarray(0, 32);
-  const s = bytes.subarray(32, 64);
-  const v = bytes[64];
-  require_(BigInt(hexlify(s)) <= HALF_CURVE_ORDER, "ECRecover: invalid signature 's' value");
-  require_(v === 27 || v === 28, "ECRecover: invalid signature 'v' value");
+  const problem = signatureProblem(signature);
+  if (problem) throw new Revert(problem.reason);
+  const { r, s, v } = splitSignature(signature)!;
   const key = digest + signature.slice(2).toLowerCase();
   let signer = recovered.get(key);
   if (signer === undefined) {
     signer = ZERO_ADDRESS;
     try {
-      signer = recoverAddress(digest, { r: hexlify(r), s: hexlify(s), v }).toLowerCase();
+      signer = recoverAddress(digest, { r, s, v }).toLowerCase();
     } catch {
       // The precompile returns the zero address for points off the curve, r = 0, s = 0 and so on.
     }

@@ -1,21 +1,10 @@
-// The built-in EIP-3009 stable-value token (USDC-compatible) and everything clients share with it.
+// The built-in EIP-3009 stable-value token (USDC-compatible) as a native contract. What clients
+// share with it (ABI, typed data, slots, signature rules, units) is the token kit, mock-node/tokenKit.
 import type { NativeContract } from '../nativeContract';
 import type { TokenOptions } from '../../options';
 import { StableToken } from './contract';
 
-export * from './abi';
-export {
-  BLACKLIST_FLAG,
-  MAX_BALANCE,
-  TokenState,
-  allowanceSlot,
-  authorizationStateSlot,
-  balanceSlot,
-  mappingSlot,
-  permitNonceSlot,
-  readString,
-  writeString,
-} from './storage';
+export { TokenState, readString, writeString } from './storage';
 export { StableToken, STABLE_TOKEN_CODE, STABLE_TOKEN_INTERFACE } from './contract';
 
 /**

@@ -1,56 +1,27 @@
 // Where the token keeps its state: FiatToken v2.2's storage layout, slot for slot, so that
 // eth_getStorageAt on the token answers exactly as it would on USDC. Everything here reads and
 // writes 256-bit words through a ContractStorage; nothing is cached outside storage.
-import { concat, getBytes, keccak256, toBeHex, toUtf8Bytes, toUtf8String, zeroPadValue } from 'ethers';
+import { getBytes, keccak256, toBeHex, toUtf8Bytes, toUtf8String } from 'ethers';
 import type { ContractStorage, Hex } from '../nativeContract';
-import { TOKEN_SLOTS } from './abi';
+import {
+  BLACKLIST_FLAG,
+  MAX_BALANCE,
+  TOKEN_SLOTS,
+  allowanceSlot,
+  authorizationStateSlot,
+  balanceSlot,
+  minterAllowedSlot,
+  minterSlot,
+  permitNonceSlot,
+} from '../../tokenKit/index';
 
-/** Bit 255 of a balance slot: the v2.2 blocklist flag. */
-export const BLACKLIST_FLAG = 1n << 255n;
-/** The largest balance a v2.2 balance slot can hold (2^255 - 1). */
-export const MAX_BALANCE = BLACKLIST_FLAG - 1n;
 export const MAX_UINT256 = (1n << 256n) - 1n;
 const ADDRESS_MASK = (1n << 160n) - 1n;
 /** Byte 20 of a packed slot (the bool after an address). */
 const PACKED_BOOL = 1n << 160n;
 
-function word(value: bigint | Hex): Hex {
-  return typeof value === 'bigint' ? toBeHex(value, 32) : zeroPadValue(value, 32);
-}
-
-/** Slot of `mapping[key]` for a mapping declared at `slot`: keccak256(pad32(key) ++ pad32(slot)). */
-export function mappingSlot(key: bigint | Hex, slot: bigint): bigint {
-  return BigInt(keccak256(concat([word(key), word(slot)])));
-}
-
-/** Slot of `balanceAndBlacklistStates[account]` (slot 9). */
-export function balanceSlot(account: Hex): bigint {
-  return mappingSlot(account, TOKEN_SLOTS.balanceAndBlacklistStates);
-}
-
-/** Slot of `allowed[owner][spender]` (slot 10). */
-export function allowanceSlot(owner: Hex, spender: Hex): bigint {
-  return mappingSlot(spender, mappingSlot(owner, TOKEN_SLOTS.allowed));
-}
-
-/** Slot of `_authorizationStates[authorizer][nonce]` (slot 16). */
-export function authorizationStateSlot(authorizer: Hex, nonce: Hex): bigint {
-  return mappingSlot(nonce, mappingSlot(authorizer, TOKEN_SLOTS.authorizationStates));
-}
-
-/** Slot of `_permitNonces[owner]` (slot 17). */
-export function permitNonceSlot(owner: Hex): bigint {
-  return mappingSlot(owner, TOKEN_SLOTS.permitNonces);
-}
-
-/** Slot of `minters[account]` (slot 12). */
-export function minterSlot(account: Hex): bigint {
-  return mappingSlot(account, TOKEN_SLOTS.minters);
-}
-
-/** Slot of `minterAllowed[account]` (slot 13). */
-export function minterAllowedSlot(account: Hex): bigint {
-  return mappingSlot(account, TOKEN_SLOTS.minterAllowed);
+function word(value: bigint): Hex {
+  return toBeHex(value, 32);
 }
 
 export function addressToWord(address: Hex): bigint {

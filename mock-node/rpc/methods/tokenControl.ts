@@ -6,7 +6,8 @@ import { invalidInput, invalidParams } from '../errors';
 import { expectParams, parseAddress, parseBoolean, parseQuantity } from '../params';
 import { storageOf } from '../../execution/execute';
 import { StateDraft } from '../../state/worldState';
-import { MAX_BALANCE, StableToken, TokenState } from '../../execution/token/index';
+import { StableToken, TokenState } from '../../execution/token/index';
+import { MAX_BALANCE } from '../../tokenKit/index';
 import type { MethodContext, MethodTable } from './types';
 
 function tokenOf(ctx: MethodContext): StableToken {

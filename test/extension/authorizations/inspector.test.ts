@@ -3,7 +3,7 @@
 // export / import formats.
 import { strict as assert } from 'node:assert';
 import { AbiCoder } from 'ethers';
-import { SELECTORS } from '../../../mock-node/execution/token/abi';
+import { SELECTORS } from '../../../mock-node/tokenKit/index';
 import { cancelCalldata, captureCalldata, revertReason } from '../../../extension/authorizations/chain';
 import { parseImport } from '../../../extension/authorizations/exchange';
 import { inspect, inspectionMarkdown, signatureFormatProblem, type ChainFacts, type Check } from '../../../extension/authorizations/inspector';

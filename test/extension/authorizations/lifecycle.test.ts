@@ -2,7 +2,7 @@
 // edges with the token's strict comparisons, the commands each state allows, amounts and input.
 import { strict as assert } from 'node:assert';
 import { TypedDataEncoder } from 'ethers';
-import { TYPEHASHES } from '../../../mock-node/execution/token/abi';
+import { TYPEHASHES } from '../../../mock-node/tokenKit/index';
 import {
   allowedActions, authorizationTypedData, defaultWindow, deriveState, draftAuthorization, formatTokenAmount, InputError,
   LIFECYCLE_STATES, normalizeV, parseTokenAmount, primaryTypeFor, refusal, windowStatus, type DraftInput,

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { authorizationCompletions, directiveCompletions, rpcCompletions } from '../../../extension/language/server/completion';
 import { parseRpcDocument } from '../../../extension/language/server/document';
 import { Interface } from 'ethers';
-import { EVENT_TOPICS, STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/abi';
+import { EVENT_TOPICS, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { authorizationHover, describeQuantity, describeTokenCall, rpcHover } from '../../../extension/language/server/hover';
 import { cursor, request } from './helpers';
 

@@ -1,6 +1,6 @@
 // Shared by the profile, WebSocket, reorg and state tests: token transfers that emit logs.
 import { Interface } from 'ethers';
-import { EVENT_TOPICS, STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/index';
+import { EVENT_TOPICS, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { rpc } from '../../helpers/rpc';
 

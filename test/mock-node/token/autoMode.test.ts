@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { createWalletClient, encodeFunctionData, http, parseAbi, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { EVENT_TOPICS, STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../../../mock-node/execution/token/index';
+import { EVENT_TOPICS, STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../../../mock-node/tokenKit/index';
 import { rpc, sleep, startTestNode } from '../../helpers/rpc';
 
 const abi = parseAbi(STABLE_TOKEN_ABI);

@@ -4,7 +4,6 @@ import { Signature, concat, getAddress, id, keccak256, toBeHex, toUtf8Bytes } fr
 import {
   EVENT_TOPICS,
   SELECTORS,
-  STABLE_TOKEN_INTERFACE,
   TOKEN_SLOTS,
   TYPEHASHES,
   TYPED_DATA_TYPES,
@@ -12,9 +11,9 @@ import {
   authorizationStateSlot,
   balanceSlot,
   permitNonceSlot,
-  readString,
   tokenDomainSeparator,
-} from '../../../mock-node/execution/token/index';
+} from '../../../mock-node/tokenKit/index';
+import { STABLE_TOKEN_INTERFACE, readString } from '../../../mock-node/execution/token/index';
 import {
   TokenHarness,
   alice,

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { Contract, JsonRpcProvider, Signature, TypedDataEncoder, Wallet, recoverAddress, verifyMessage, hexlify, toUtf8Bytes } from 'ethers';
 import { createPublicClient, http, parseAbi, type Hex } from 'viem';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { STABLE_TOKEN_ABI, TOKEN_SLOTS, TYPED_DATA_TYPES, balanceSlot, buildTypedData } from '../../../mock-node/execution/token/index';
+import { STABLE_TOKEN_ABI, TOKEN_SLOTS, TYPED_DATA_TYPES, balanceSlot, buildTypedData } from '../../../mock-node/tokenKit/index';
 import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
 
 const abi = parseAbi(STABLE_TOKEN_ABI);

@@ -29,7 +29,7 @@ import {
   authorizationStateSlot,
   balanceSlot,
   tokenDomainSeparator,
-} from '../../../mock-node/execution/token/index';
+} from '../../../mock-node/tokenKit/index';
 import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
 
 const abi = parseAbi(STABLE_TOKEN_ABI);

@@ -6,12 +6,8 @@ import { DevAccounts } from '../../../mock-node/execution/devAccounts';
 import { decodeRevertReason } from '../../../mock-node/execution/execute';
 import { intrinsicGas } from '../../../mock-node/execution/intrinsicGas';
 import type { BlockEnvironment, CallOutcome, ContractStorage, NativeLog } from '../../../mock-node/execution/nativeContract';
-import {
-  createStableToken,
-  STABLE_TOKEN_INTERFACE,
-  TYPED_DATA_TYPES,
-  type StableToken,
-} from '../../../mock-node/execution/token/index';
+import { TYPED_DATA_TYPES } from '../../../mock-node/tokenKit/index';
+import { createStableToken, STABLE_TOKEN_INTERFACE, type StableToken } from '../../../mock-node/execution/token/index';
 
 export class MemoryStorage implements ContractStorage {
   slots = new Map<bigint, bigint>();

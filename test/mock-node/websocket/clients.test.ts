@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Contract, WebSocketProvider } from 'ethers';
 import { createPublicClient, parseAbiItem, webSocket } from 'viem';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/index';
+import { STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { rpc, startTestNode } from '../../helpers/rpc';
 import { sendTokenTransfer } from '../profiles/helpers';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Interface } from 'ethers';
 import { startMockNode } from '../../../mock-node/index';
-import { STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/index';
+import { STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 
 const CLIENTS = `
 const WebSocket = require(${JSON.stringify(join(__dirname, '..', '..', '..', 'node_modules', 'ws'))});

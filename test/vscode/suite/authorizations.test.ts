@@ -14,7 +14,7 @@ import type { ChainExplorerApi } from '../../../extension/main';
 import { vscodePrompts, type CommandOutcome, type InspectResult, type Prompts } from '../../../extension/authorizations/commands';
 import type { ExportedAuthorization, LifecycleState } from '../../../extension/authorizations/model';
 import type { AuthorizationNode } from '../../../extension/authorizations/view';
-import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/abi';
+import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { api, EXTENSION_ID, rpc, waitFor } from './helpers';
 
 const token = new Interface(STABLE_TOKEN_ABI);

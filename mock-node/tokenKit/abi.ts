@@ -1,0 +1,111 @@
+// The token's public interface: its ABI (human-readable fragments that ethers and viem both
+// parse), function selectors and event signatures with their topics. Part of the token kit.
+import { id } from 'ethers/hash';
+
+/** ABI of the built-in token: FiatToken v2.2 (USDC) as seen from outside, plus `transferWithMemo`. */
+export const STABLE_TOKEN_ABI = [
+  // ERC-20 and metadata
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function decimals() view returns (uint8)',
+  'function currency() view returns (string)',
+  'function version() pure returns (string)',
+  'function totalSupply() view returns (uint256)',
+  'function balanceOf(address account) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function approve(address spender, uint256 value) returns (bool)',
+  'function increaseAllowance(address spender, uint256 increment) returns (bool)',
+  'function decreaseAllowance(address spender, uint256 decrement) returns (bool)',
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function transferFrom(address from, address to, uint256 value) returns (bool)',
+  // Memo variant (Tempo's TIP-20 selector 0x95777d59; the Memo event layout is ours)
+  'function transferWithMemo(address to, uint256 value, bytes32 memo)',
+  // EIP-3009
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+  'function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+  'function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  // EIP-2612
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, bytes signature)',
+  'function nonces(address owner) view returns (uint256)',
+  // EIP-712
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
+  'function TRANSFER_WITH_AUTHORIZATION_TYPEHASH() view returns (bytes32)',
+  'function RECEIVE_WITH_AUTHORIZATION_TYPEHASH() view returns (bytes32)',
+  'function CANCEL_AUTHORIZATION_TYPEHASH() view returns (bytes32)',
+  'function PERMIT_TYPEHASH() view returns (bytes32)',
+  // Roles and policy
+  'function owner() view returns (address)',
+  'function pauser() view returns (address)',
+  'function blacklister() view returns (address)',
+  'function masterMinter() view returns (address)',
+  'function paused() view returns (bool)',
+  'function isBlacklisted(address account) view returns (bool)',
+  'function isMinter(address account) view returns (bool)',
+  'function minterAllowance(address minter) view returns (uint256)',
+  'function mint(address to, uint256 amount) returns (bool)',
+  'function burn(uint256 amount)',
+  'function pause()',
+  'function unpause()',
+  'function blacklist(address account)',
+  'function unBlacklist(address account)',
+  // Events
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'event Approval(address indexed owner, address indexed spender, uint256 value)',
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+  'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
+  'event Memo(address indexed from, address indexed to, uint256 value, bytes32 indexed memo)',
+  'event Mint(address indexed minter, address indexed to, uint256 amount)',
+  'event Burn(address indexed burner, uint256 amount)',
+  'event Blacklisted(address indexed _account)',
+  'event UnBlacklisted(address indexed _account)',
+  'event Pause()',
+  'event Unpause()',
+] as const;
+
+/** The token's event signatures (canonical form, as hashed into topic 0). */
+export const EVENT_SIGNATURES = {
+  Transfer: 'Transfer(address,address,uint256)',
+  Approval: 'Approval(address,address,uint256)',
+  AuthorizationUsed: 'AuthorizationUsed(address,bytes32)',
+  AuthorizationCanceled: 'AuthorizationCanceled(address,bytes32)',
+  Memo: 'Memo(address,address,uint256,bytes32)',
+  Mint: 'Mint(address,address,uint256)',
+  Burn: 'Burn(address,uint256)',
+  Blacklisted: 'Blacklisted(address)',
+  UnBlacklisted: 'UnBlacklisted(address)',
+  Pause: 'Pause()',
+  Unpause: 'Unpause()',
+} as const;
+
+export type TokenEventName = keyof typeof EVENT_SIGNATURES;
+
+/** topic 0 of each of the token's events. */
+export const EVENT_TOPICS = Object.fromEntries(
+  Object.entries(EVENT_SIGNATURES).map(([name, signature]) => [name, id(signature)]),
+) as Readonly<Record<TokenEventName, string>>;
+
+/** Function selectors of the authorization flow and the memo transfer. */
+export const SELECTORS = {
+  transferWithAuthorization: '0xe3ee160e',
+  transferWithAuthorizationBytes: '0xcf092995',
+  receiveWithAuthorization: '0xef55bec6',
+  receiveWithAuthorizationBytes: '0x88b7ab63',
+  cancelAuthorization: '0x5a049a70',
+  cancelAuthorizationBytes: '0xb7b72899',
+  authorizationState: '0xe94a0102',
+  permit: '0xd505accf',
+  permitBytes: '0x9fd5a6cf',
+  nonces: '0x7ecebe00',
+  DOMAIN_SEPARATOR: '0x3644e515',
+  version: '0x54fd4d50',
+  isBlacklisted: '0xfe575a87',
+  paused: '0x5c975abb',
+  mint: '0x40c10f19',
+  transferWithMemo: '0x95777d59',
+} as const;
+
