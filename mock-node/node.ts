@@ -13,9 +13,7 @@ import { logChainEvents } from './chainLog';
 import { createLogger, type Logger } from './logger';
 import { OptionError, resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
-import type { MethodTable, NodeServices } from './rpc/methods/types';
-import { signingMethods } from './rpc/methods/signing';
-import { tokenControlMethods } from './rpc/methods/tokenControl';
+import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { WebSocketGateway } from './rpc/websocket/gateway';
 import { loadStateFile, saveStateFile } from './state/persistence';
@@ -61,10 +59,6 @@ function nativeContractsFor(options: MockNodeOptions, accounts: DevAccounts): Na
   return [createStableToken(options.token, accounts.addresses()[0])];
 }
 
-function extraMethodTables(): MethodTable[] {
-  return [signingMethods, tokenControlMethods];
-}
-
 function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts: NativeContracts): GenesisAlloc {
   const empty: StateReader = { account: () => EMPTY_ACCOUNT, storage: () => 0n };
   const draft = new StateDraft(empty);
@@ -93,7 +87,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   }
   logChainEvents(chain, logger);
   const services: NodeServices = { options, chain, accounts, contracts, logger };
-  const handle = createRpcHandler(services, extraMethodTables());
+  const handle = createRpcHandler(services);
   const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey: options.apiKey ?? randomBytes(12).toString('hex'), limits: options.limits };
   return { services, handle, http, logger };
 }
