@@ -4,96 +4,47 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatUnits, parseUnits } from 'ethers';
 import { startMockNode, type RunningMockNode } from './node';
-import { OptionError, type MockNodeOptionsInput } from './options';
+import { CLI_FLAGS, defaultAt, OptionError, type CliFlag, type MockNodeOptionsInput } from './options';
 
-const HELP = `chain-mock-node: an offline JSON-RPC node with a live 200 ms pending block and an EIP-3009 token
+const HEADER = 'chain-mock-node: an offline JSON-RPC node with a live 200 ms pending block and an EIP-3009 token';
 
-Usage: chain-mock-node [options]
+/** Flags of the command line itself, beside the options of CLI_FLAGS. */
+const OWN_FLAGS = [
+  { usage: '--config <file.json>', help: 'read options from a JSON file (command-line flags win)' },
+  { usage: '-h, --help', help: 'show this help' },
+];
 
-Server
-  --host <addr>              address to bind (default 127.0.0.1)
-  --port <n>                 port, 0 for any free port (default 8545)
-  --api-key <key>            key of the dedicated endpoint POST /dedicated/<key> (default: random)
-  --max-body-bytes <n>       request body limit (default 5242880)
-  --cors                     send permissive CORS headers
-  --no-control               disable evm_*, anvil_* and mock_* control methods
-Limits (public profile; --dedicated-... for the dedicated one; 0 = no limit)
-  --max-log-range <n>        eth_getLogs block range (default 2000; dedicated 10000)
-  --max-log-results <n>      eth_getLogs result cap (default 10000; dedicated 20000)
-  --rate-limit <rps>         requests per second, HTTP 429 above (default 0 = off)
-  --max-batch <n>            requests per batch (default 1000)
-  --dedicated-max-log-range <n>, --dedicated-max-log-results <n>, --dedicated-rate-limit <rps>, --dedicated-max-batch <n>
-  --ws-max-buffered-bytes <n> close a WebSocket that falls this far behind (default 4194304)
-Faults and state
-  --faults <file.json>       inject faults (latency, 429/503 shares, timeouts); see mock_setFaults
-  --state <file.json>        load the chain from this file at start, save it atomically on exit and on mock_dumpState
-Chain
-  --chain-id <id>            chain id (default 31337)
-  --block-time-ms <ms>       time between sealed blocks (default 2000)
-  --flashblock-ms <ms>       time between flashblocks of the pending block (default 200)
-  --no-auto                  manual mode: no timers; cut flashblocks with mock_flashblock, blocks with evm_mine
-  --pending-identity <mode>  pending block number/hash: partial (default), zero, null
-  --gas-limit <gas>          block gas limit (default 30000000)
-  --base-fee <wei>           base fee of the first block (default 1000000000)
-  --safe-depth <n>           blocks 'safe' trails 'latest' (default 10)
-  --finalized-depth <n>      blocks 'finalized' trails 'latest' (default 30)
-Accounts
-  --mnemonic <words>         dev account mnemonic (default: test test ... junk)
-  --accounts <n>             number of dev accounts (default 10)
-  --balance <eth>            ETH per dev account (default 10000)
-Token
-  --token-address <addr>     address of the EIP-3009 token (default 0x3600000000000000000000000000000000000000)
-  --token-balance <units>    token units per dev account, 6 decimals (default 10000)
-  --token-name <name>        EIP-712 domain name (default "USD Coin")
-  --token-version <v>        EIP-712 domain version (default "2")
-Output
-  --config <file.json>       read options from a JSON file (command-line flags win)
-  --json-logs                log JSON lines
-  --log-level <level>        debug (adds every JSON-RPC call and empty block), info, warn, error or off (default info)
-  --quiet                    print nothing but errors
-  -h, --help                 show this help
-`;
+function defaultText(flag: CliFlag): string | undefined {
+  if (flag.shownDefault !== undefined) return flag.shownDefault;
+  if (flag.kind === 'on' || flag.kind === 'off') return undefined;
+  const value = defaultAt(flag.target);
+  if (value === undefined) return undefined;
+  if (flag.kind === 'eth') return formatUnits(value as bigint, 18).replace(/\.0$/, '');
+  if (flag.kind === 'tokenUnits') return formatUnits(value as bigint, 6).replace(/\.0$/, '');
+  return String(value);
+}
 
-const flags = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'api-key': { type: 'string' },
-  'max-body-bytes': { type: 'string' },
-  cors: { type: 'boolean' },
-  'no-control': { type: 'boolean' },
-  'max-log-range': { type: 'string' },
-  'max-log-results': { type: 'string' },
-  'rate-limit': { type: 'string' },
-  'max-batch': { type: 'string' },
-  'dedicated-max-log-range': { type: 'string' },
-  'dedicated-max-log-results': { type: 'string' },
-  'dedicated-rate-limit': { type: 'string' },
-  'dedicated-max-batch': { type: 'string' },
-  'ws-max-buffered-bytes': { type: 'string' },
-  faults: { type: 'string' },
-  state: { type: 'string' },
-  'chain-id': { type: 'string' },
-  'block-time-ms': { type: 'string' },
-  'flashblock-ms': { type: 'string' },
-  'no-auto': { type: 'boolean' },
-  'pending-identity': { type: 'string' },
-  'gas-limit': { type: 'string' },
-  'base-fee': { type: 'string' },
-  'safe-depth': { type: 'string' },
-  'finalized-depth': { type: 'string' },
-  mnemonic: { type: 'string' },
-  accounts: { type: 'string' },
-  balance: { type: 'string' },
-  'token-address': { type: 'string' },
-  'token-balance': { type: 'string' },
-  'token-name': { type: 'string' },
-  'token-version': { type: 'string' },
+/** --help, from the option table. */
+export function helpText(): string {
+  const line = (usage: string, help: string) => `  ${usage.padEnd(34)} ${help}`;
+  const lines = [HEADER, '', 'Usage: chain-mock-node [options]'];
+  for (const section of [...new Set(CLI_FLAGS.map((flag) => flag.section))]) {
+    lines.push('', section);
+    for (const flag of CLI_FLAGS.filter((f) => f.section === section)) {
+      const shown = defaultText(flag);
+      lines.push(line(`--${flag.flag}${flag.arg ? ` ${flag.arg}` : ''}`, `${flag.help}${shown === undefined ? '' : ` (default ${shown})`}`));
+    }
+  }
+  lines.push('', 'Command line');
+  for (const own of OWN_FLAGS) lines.push(line(own.usage, own.help));
+  return lines.join('\n') + '\n';
+}
+
+const PARSE_ARGS_OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+  ...Object.fromEntries(CLI_FLAGS.map((flag) => [flag.flag, { type: flag.kind === 'on' || flag.kind === 'off' ? 'boolean' : 'string' }])),
   config: { type: 'string' },
-  'json-logs': { type: 'boolean' },
-  'log-level': { type: 'string' },
-  quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
-} as const;
+};
 
 function integer(name: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new OptionError(`--${name} takes a whole number, got ${value}`);
@@ -108,71 +59,49 @@ function amount(name: string, value: string, decimals: number): bigint {
   }
 }
 
+function jsonFile(name: string, path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new OptionError(`--${name} ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** A flag's value as its option takes it; undefined when the flag leaves the option alone. */
+function valueOf(flag: CliFlag, raw: string | boolean): unknown {
+  switch (flag.kind) {
+    case 'integer': return integer(flag.flag, raw as string);
+    case 'text': return raw;
+    case 'eth': return amount(flag.flag, raw as string, 18);
+    case 'tokenUnits': return amount(flag.flag, raw as string, 6);
+    case 'jsonFile': return jsonFile(flag.flag, raw as string);
+    case 'on': return raw === true ? true : undefined;
+    case 'off': return raw === true ? false : undefined;
+  }
+}
+
+/** Sets options[a][b][c] for the target 'a.b.c', keeping what is already there. */
+function setAt(options: Record<string, unknown>, target: string, value: unknown): void {
+  const keys = target.split('.');
+  let node = options;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    node = node[key] = next && typeof next === 'object' ? { ...(next as Record<string, unknown>) } : {};
+  }
+  node[keys[keys.length - 1]] = value;
+}
+
 export function parseCommandLine(argv: string[]): { help: boolean; options: MockNodeOptionsInput } {
-  const { values } = parseArgs({ args: argv, options: flags, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args: argv, options: PARSE_ARGS_OPTIONS, strict: true, allowPositionals: false });
   if (values.help) return { help: true, options: {} };
-  let options: MockNodeOptionsInput = {};
-  if (values.config) {
-    try {
-      options = JSON.parse(readFileSync(values.config, 'utf8')) as MockNodeOptionsInput;
-    } catch (error) {
-      throw new OptionError(`--config ${values.config}: ${(error as Error).message}`);
-    }
+  const options = (values.config === undefined ? {} : jsonFile('config', values.config as string)) as Record<string, unknown>;
+  for (const flag of CLI_FLAGS) {
+    const raw = values[flag.flag];
+    if (raw === undefined) continue;
+    const value = valueOf(flag, raw);
+    if (value !== undefined) setAt(options, flag.target, value);
   }
-  const token = { ...(options.token ?? {}) };
-  const set = <K extends keyof MockNodeOptionsInput>(key: K, value: MockNodeOptionsInput[K] | undefined) => {
-    if (value !== undefined) options[key] = value;
-  };
-  set('host', values.host);
-  set('port', values.port === undefined ? undefined : integer('port', values.port));
-  set('apiKey', values['api-key']);
-  set('maxBodyBytes', values['max-body-bytes'] === undefined ? undefined : integer('max-body-bytes', values['max-body-bytes']));
-  if (values.cors) options.cors = true;
-  if (values['no-control']) options.control = false;
-  set('chainId', values['chain-id']);
-  set('blockTimeMs', values['block-time-ms'] === undefined ? undefined : integer('block-time-ms', values['block-time-ms']));
-  set('flashblockMs', values['flashblock-ms'] === undefined ? undefined : integer('flashblock-ms', values['flashblock-ms']));
-  if (values['no-auto']) options.auto = false;
-  set('pendingIdentity', values['pending-identity'] as MockNodeOptionsInput['pendingIdentity']);
-  set('gasLimit', values['gas-limit']);
-  set('initialBaseFee', values['base-fee']);
-  set('safeDepth', values['safe-depth'] === undefined ? undefined : integer('safe-depth', values['safe-depth']));
-  set('finalizedDepth', values['finalized-depth'] === undefined ? undefined : integer('finalized-depth', values['finalized-depth']));
-  set('mnemonic', values.mnemonic);
-  set('accounts', values.accounts === undefined ? undefined : integer('accounts', values.accounts));
-  set('balance', values.balance === undefined ? undefined : amount('balance', values.balance, 18));
-  if (values['token-address'] !== undefined) token.address = values['token-address'];
-  if (values['token-balance'] !== undefined) token.balance = amount('token-balance', values['token-balance'], 6);
-  if (values['token-name'] !== undefined) token.name = values['token-name'];
-  if (values['token-version'] !== undefined) token.version = values['token-version'];
-  if (Object.keys(token).length) options.token = token;
-  const limits = { public: { ...(options.limits?.public ?? {}) }, dedicated: { ...(options.limits?.dedicated ?? {}) } };
-  const limitFlags = [
-    ['max-log-range', 'maxLogBlockRange'],
-    ['max-log-results', 'maxLogResults'],
-    ['rate-limit', 'requestsPerSecond'],
-    ['max-batch', 'maxBatch'],
-  ] as const;
-  for (const [flag, key] of limitFlags) {
-    const publicValue = values[flag];
-    if (publicValue !== undefined) limits.public[key] = integer(flag, publicValue);
-    const dedicatedValue = values[`dedicated-${flag}`];
-    if (dedicatedValue !== undefined) limits.dedicated[key] = integer(`dedicated-${flag}`, dedicatedValue);
-  }
-  if (Object.keys(limits.public).length || Object.keys(limits.dedicated).length) options.limits = limits;
-  set('wsMaxBufferedBytes', values['ws-max-buffered-bytes'] === undefined ? undefined : integer('ws-max-buffered-bytes', values['ws-max-buffered-bytes']));
-  if (values.faults !== undefined) {
-    try {
-      options.faults = JSON.parse(readFileSync(values.faults, 'utf8')) as unknown;
-    } catch (error) {
-      throw new OptionError(`--faults ${values.faults}: ${(error as Error).message}`);
-    }
-  }
-  set('stateFile', values.state);
-  if (values['json-logs']) options.jsonLogs = true;
-  if (values.quiet) options.quiet = true;
-  if (values['log-level'] !== undefined) options.logLevel = values['log-level'] as MockNodeOptionsInput['logLevel'];
-  return { help: false, options };
+  return { help: false, options: options as MockNodeOptionsInput };
 }
 
 export function banner(node: RunningMockNode): string {
@@ -210,7 +139,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (parsed.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText());
     return;
   }
   let node: RunningMockNode;

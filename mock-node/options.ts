@@ -265,6 +265,72 @@ function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileL
   return result;
 }
 
+/**
+ * How a command-line value becomes an option: a whole number, text, an amount in ETH (18 decimals)
+ * or in token units (6 decimals), the parsed contents of a JSON file, or a switch that sets the
+ * option to true (`on`) or false (`off`).
+ */
+export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile' | 'on' | 'off';
+
+/** One command-line flag: the option it sets (a dotted path into MockNodeOptionsInput), its help and how its value is read. */
+export interface CliFlag {
+  flag: string;
+  section: 'Server' | 'Limits' | 'Faults and state' | 'Chain' | 'Accounts' | 'Token' | 'Output';
+  target: string;
+  kind: CliValueKind;
+  /** The value's placeholder in --help. */
+  arg?: string;
+  help: string;
+  /** What --help says the default is, when the default value alone does not say it well. */
+  shownDefault?: string;
+}
+
+const limitFlags = (flag: string, key: keyof ProfileLimits, arg: string, help: string): CliFlag[] => [
+  { flag, section: 'Limits', target: `limits.public.${key}`, kind: 'integer', arg, help: `public endpoint: ${help}` },
+  { flag: `dedicated-${flag}`, section: 'Limits', target: `limits.dedicated.${key}`, kind: 'integer', arg, help: `dedicated endpoint: ${help}` },
+];
+
+/** Every command-line flag of chain-mock-node; --help, parsing and the options they give come from here. */
+export const CLI_FLAGS: readonly CliFlag[] = [
+  { flag: 'host', section: 'Server', target: 'host', kind: 'text', arg: '<addr>', help: 'address to bind' },
+  { flag: 'port', section: 'Server', target: 'port', kind: 'integer', arg: '<n>', help: 'port, 0 for any free port' },
+  { flag: 'api-key', section: 'Server', target: 'apiKey', kind: 'text', arg: '<key>', help: 'key of the dedicated endpoint POST /dedicated/<key>', shownDefault: 'random' },
+  { flag: 'max-body-bytes', section: 'Server', target: 'maxBodyBytes', kind: 'integer', arg: '<n>', help: 'request body limit' },
+  { flag: 'cors', section: 'Server', target: 'cors', kind: 'on', help: 'send permissive CORS headers' },
+  { flag: 'no-control', section: 'Server', target: 'control', kind: 'off', help: 'disable evm_*, anvil_* and mock_* control methods' },
+  ...limitFlags('max-log-range', 'maxLogBlockRange', '<n>', 'eth_getLogs block range, 0 = no limit'),
+  ...limitFlags('max-log-results', 'maxLogResults', '<n>', 'eth_getLogs result cap, 0 = no limit'),
+  ...limitFlags('rate-limit', 'requestsPerSecond', '<rps>', 'requests per second, HTTP 429 above, 0 = off'),
+  ...limitFlags('max-batch', 'maxBatch', '<n>', 'requests per batch'),
+  { flag: 'ws-max-buffered-bytes', section: 'Limits', target: 'wsMaxBufferedBytes', kind: 'integer', arg: '<n>', help: 'close a WebSocket that falls this far behind' },
+  { flag: 'faults', section: 'Faults and state', target: 'faults', kind: 'jsonFile', arg: '<file.json>', help: 'inject faults (latency, 429/503 shares, timeouts); see mock_setFaults' },
+  { flag: 'state', section: 'Faults and state', target: 'stateFile', kind: 'text', arg: '<file.json>', help: 'load the chain from this file at start, save it atomically on exit and on mock_dumpState' },
+  { flag: 'chain-id', section: 'Chain', target: 'chainId', kind: 'text', arg: '<id>', help: 'chain id' },
+  { flag: 'block-time-ms', section: 'Chain', target: 'blockTimeMs', kind: 'integer', arg: '<ms>', help: 'time between sealed blocks' },
+  { flag: 'flashblock-ms', section: 'Chain', target: 'flashblockMs', kind: 'integer', arg: '<ms>', help: 'time between flashblocks of the pending block' },
+  { flag: 'no-auto', section: 'Chain', target: 'auto', kind: 'off', help: 'manual mode: no timers; cut flashblocks with mock_flashblock, blocks with evm_mine' },
+  { flag: 'pending-identity', section: 'Chain', target: 'pendingIdentity', kind: 'text', arg: '<mode>', help: `pending block number/hash: ${PENDING_IDENTITIES.join(', ')}` },
+  { flag: 'gas-limit', section: 'Chain', target: 'gasLimit', kind: 'text', arg: '<gas>', help: 'block gas limit' },
+  { flag: 'base-fee', section: 'Chain', target: 'initialBaseFee', kind: 'text', arg: '<wei>', help: 'base fee of the first block' },
+  { flag: 'safe-depth', section: 'Chain', target: 'safeDepth', kind: 'integer', arg: '<n>', help: "blocks 'safe' trails 'latest'" },
+  { flag: 'finalized-depth', section: 'Chain', target: 'finalizedDepth', kind: 'integer', arg: '<n>', help: "blocks 'finalized' trails 'latest'" },
+  { flag: 'mnemonic', section: 'Accounts', target: 'mnemonic', kind: 'text', arg: '<words>', help: 'dev account mnemonic', shownDefault: 'test test ... junk' },
+  { flag: 'accounts', section: 'Accounts', target: 'accounts', kind: 'integer', arg: '<n>', help: 'number of dev accounts' },
+  { flag: 'balance', section: 'Accounts', target: 'balance', kind: 'eth', arg: '<eth>', help: 'ETH per dev account' },
+  { flag: 'token-address', section: 'Token', target: 'token.address', kind: 'text', arg: '<addr>', help: 'address of the EIP-3009 token' },
+  { flag: 'token-balance', section: 'Token', target: 'token.balance', kind: 'tokenUnits', arg: '<units>', help: 'token units per dev account, 6 decimals' },
+  { flag: 'token-name', section: 'Token', target: 'token.name', kind: 'text', arg: '<name>', help: 'EIP-712 domain name' },
+  { flag: 'token-version', section: 'Token', target: 'token.version', kind: 'text', arg: '<v>', help: 'EIP-712 domain version' },
+  { flag: 'json-logs', section: 'Output', target: 'jsonLogs', kind: 'on', help: 'log JSON lines' },
+  { flag: 'log-level', section: 'Output', target: 'logLevel', kind: 'text', arg: '<level>', help: `lowest level logged: ${LOG_LEVELS.join(', ')} or off (debug adds every JSON-RPC call and empty block)` },
+  { flag: 'quiet', section: 'Output', target: 'quiet', kind: 'on', help: 'print nothing but errors' },
+];
+
+/** The default of an option given by its dotted path, as --help shows it. */
+export function defaultAt(target: string): unknown {
+  return target.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], defaultOptions());
+}
+
 /** Number of flashblocks in one block: indices 0 .. count-1. */
 export function flashblocksPerBlock(options: Pick<MockNodeOptions, 'blockTimeMs' | 'flashblockMs'>): number {
   if (options.flashblockMs <= 0) return 1;
