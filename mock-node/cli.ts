@@ -33,6 +33,7 @@ Chain
   --flashblock-ms <ms>       time between flashblocks of the pending block (default 200)
   --no-auto                  manual mode: no timers; cut flashblocks with mock_flashblock, blocks with evm_mine
   --pending-identity <mode>  pending block number/hash: partial (default), zero, null
+  --pending-nonce <mode>     eth_getTransactionCount "pending": pool (default: queued transactions too), preconfirmed (Base's count)
   --gas-limit <gas>          block gas limit (default 30000000)
   --base-fee <wei>           base fee of the first block (default 1000000000)
   --safe-depth <n>           blocks 'safe' trails 'latest' (default 10)
@@ -77,6 +78,7 @@ const flags = {
   'flashblock-ms': { type: 'string' },
   'no-auto': { type: 'boolean' },
   'pending-identity': { type: 'string' },
+  'pending-nonce': { type: 'string' },
   'gas-limit': { type: 'string' },
   'base-fee': { type: 'string' },
   'safe-depth': { type: 'string' },
@@ -134,6 +136,7 @@ export function parseCommandLine(argv: string[]): { help: boolean; options: Mock
   set('flashblockMs', values['flashblock-ms'] === undefined ? undefined : integer('flashblock-ms', values['flashblock-ms']));
   if (values['no-auto']) options.auto = false;
   set('pendingIdentity', values['pending-identity'] as MockNodeOptionsInput['pendingIdentity']);
+  set('pendingNonce', values['pending-nonce'] as MockNodeOptionsInput['pendingNonce']);
   set('gasLimit', values['gas-limit']);
   set('initialBaseFee', values['base-fee']);
   set('safeDepth', values['safe-depth'] === undefined ? undefined : integer('safe-depth', values['safe-depth']));
@@ -187,6 +190,7 @@ export function banner(node: RunningMockNode): string {
     `  Chain id              ${o.chainId} (0x${o.chainId.toString(16)})`,
     `  Blocks                ${o.auto ? `every ${o.blockTimeMs} ms, pending refreshed every ${o.flashblockMs} ms` : 'manual (evm_mine / mock_flashblock)'}`,
     `  Pending identity      ${o.pendingIdentity}`,
+    `  Pending nonce         ${o.pendingNonce === 'pool' ? 'pool (queued transactions count, as geth and Anvil)' : 'preconfirmed (flashblocks only, as Base)'}`,
     `  Token                 ${o.token.name} (${o.token.symbol}) at ${o.token.address}`,
     ...(o.stateFile ? [`  State file            ${o.stateFile} (loaded at start, saved on exit and on mock_dumpState)`] : []),
     '',

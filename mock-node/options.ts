@@ -4,6 +4,14 @@ import { parseFaultSpec } from './rpc/faults';
 
 export type PendingIdentity = 'partial' | 'zero' | 'null';
 export const PENDING_IDENTITIES: readonly PendingIdentity[] = ['partial', 'zero', 'null'];
+/**
+ * What eth_getTransactionCount(addr, "pending") counts: `pool` (default, as geth and Anvil) the
+ * sender's pre-confirmed transactions and those accepted and queued for the next flashblock, so
+ * it is the nonce for the next transaction; `preconfirmed` (as Base's flashblocks RPC) only those
+ * already in a flashblock.
+ */
+export type PendingNonce = 'pool' | 'preconfirmed';
+export const PENDING_NONCES: readonly PendingNonce[] = ['pool', 'preconfirmed'];
 
 export interface TokenOptions {
   /** Lowercase hex address of the built-in EIP-3009 token. */
@@ -47,6 +55,7 @@ export interface MockNodeOptions {
   /** false: no timers; flashblocks and blocks are cut by control methods only. */
   auto: boolean;
   pendingIdentity: PendingIdentity;
+  pendingNonce: PendingNonce;
   mnemonic: string;
   accounts: number;
   /** Starting ETH balance of every dev account, in wei. */
@@ -100,6 +109,7 @@ export function defaultOptions(): MockNodeOptions {
     flashblockMs: 200,
     auto: true,
     pendingIdentity: 'partial',
+    pendingNonce: 'pool',
     mnemonic: DEFAULT_MNEMONIC,
     accounts: 10,
     balance: 10_000n * WEI_PER_ETH,
@@ -213,6 +223,9 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   }
   if (!PENDING_IDENTITIES.includes(merged.pendingIdentity)) {
     throw new OptionError(`pendingIdentity must be one of ${PENDING_IDENTITIES.join(', ')}, got ${merged.pendingIdentity}`);
+  }
+  if (!PENDING_NONCES.includes(merged.pendingNonce)) {
+    throw new OptionError(`pendingNonce must be one of ${PENDING_NONCES.join(', ')}, got ${merged.pendingNonce}`);
   }
   if (merged.finalizedDepth < merged.safeDepth) throw new OptionError('finalizedDepth must be at least safeDepth');
   if (merged.apiKey !== undefined && !/^[A-Za-z0-9_-]{1,128}$/.test(merged.apiKey)) {

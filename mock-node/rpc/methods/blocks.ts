@@ -1,9 +1,23 @@
-// eth_getBlockByNumber, eth_getBlockByHash, eth_getBlockReceipts and the per-block counts.
+// eth_getBlockByNumber, eth_getBlockByHash, eth_getBlockReceipts, the per-block counts and the
+// transaction lookups by block and index. A block that does not exist (a number above the head,
+// an unknown hash) is a `null` result for every one of them, as the execution-apis say
+// (`oneOf: [notFound, …]`); only state reads answer `header not found`.
 import { quantity } from '../../chain/hex';
+import type { BlockRecord } from '../../chain/types';
 import { findBlock } from '../blockResolution';
-import { expectParams, parseBlockSelector, parseBoolean, parseHash } from '../params';
-import { blockJson, receiptJson } from '../shapes';
-import type { MethodTable } from './types';
+import { expectParams, parseBlockSelector, parseBoolean, parseHash, parseQuantity, type BlockSelector } from '../params';
+import { blockJson, blockRef, receiptJson, transactionJson, type Json } from '../shapes';
+import type { MethodTable, NodeServices } from './types';
+
+function byHash(params: readonly unknown[]): BlockSelector {
+  return { kind: 'hash', hash: parseHash(params[0], 0, 'block hash'), requireCanonical: false };
+}
+
+function transactionAt(node: NodeServices, block: BlockRecord | null, rawIndex: unknown): Json | null {
+  const index = parseQuantity(rawIndex, 1, 'index');
+  const item = block && index < BigInt(block.transactions.length) ? block.transactions[Number(index)] : undefined;
+  return item ? transactionJson(item.tx, blockRef(block!, node.options.pendingIdentity), item.index, block!.header.baseFeePerGas) : null;
+}
 
 export const blockMethods: MethodTable = {
   eth_getBlockByNumber: (params, { node }) => {
@@ -15,9 +29,9 @@ export const blockMethods: MethodTable = {
   },
   eth_getBlockByHash: (params, { node }) => {
     expectParams(params, 2);
-    const hash = parseHash(params[0], 0, 'block hash');
+    const selector = byHash(params);
     const full = parseBoolean(params[1], 1, 'fullTransactions');
-    const block = findBlock(node.chain, { kind: 'hash', hash, requireCanonical: false });
+    const block = findBlock(node.chain, selector);
     return block ? blockJson(block, full, node.options.pendingIdentity) : null;
   },
   eth_getBlockReceipts: (params, { node }) => {
@@ -33,9 +47,23 @@ export const blockMethods: MethodTable = {
   },
   eth_getBlockTransactionCountByHash: (params, { node }) => {
     expectParams(params, 1);
-    const block = findBlock(node.chain, { kind: 'hash', hash: parseHash(params[0], 0, 'block hash'), requireCanonical: false });
+    const block = findBlock(node.chain, byHash(params));
     return block ? quantity(block.transactions.length) : null;
   },
-  eth_getUncleCountByBlockNumber: () => '0x0',
-  eth_getUncleCountByBlockHash: () => '0x0',
+  eth_getTransactionByBlockNumberAndIndex: (params, { node }) => {
+    expectParams(params, 2);
+    return transactionAt(node, findBlock(node.chain, parseBlockSelector(params[0], 0)), params[1]);
+  },
+  eth_getTransactionByBlockHashAndIndex: (params, { node }) => {
+    expectParams(params, 2);
+    return transactionAt(node, findBlock(node.chain, byHash(params)), params[1]);
+  },
+  eth_getUncleCountByBlockNumber: (params, { node }) => {
+    expectParams(params, 1);
+    return findBlock(node.chain, parseBlockSelector(params[0], 0)) ? '0x0' : null;
+  },
+  eth_getUncleCountByBlockHash: (params, { node }) => {
+    expectParams(params, 1);
+    return findBlock(node.chain, byHash(params)) ? '0x0' : null;
+  },
 };

@@ -174,13 +174,6 @@ export const transactionMethods: MethodTable = {
     if (!found.block.sealed && node.options.pendingIdentity === 'null') return null;
     return receiptJson(found.block, found.included, node.options.pendingIdentity);
   },
-  eth_getTransactionByBlockNumberAndIndex: (params, { node }) => {
-    expectParams(params, 2);
-    const block = stateBlock(node.chain, parseBlockSelector(params[0], 0));
-    const index = Number(parseOptionalQuantity(params[1], 1, 'index') ?? 0n);
-    const item = block.transactions[index];
-    return item ? transactionJson(item.tx, blockRef(block, node.options.pendingIdentity), item.index, block.header.baseFeePerGas) : null;
-  },
   eth_call: (params, ctx) => {
     expectParams(params, 1, 3);
     if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
