@@ -67,7 +67,7 @@ export const RESULTS: Record<string, string> = {
   eth_getBlockTransactionCountByNumber: q, eth_getBlockTransactionCountByHash: q, eth_getUncleCountByBlockNumber: q,
   eth_getUncleCountByBlockHash: q, eth_getBalance: q, eth_getTransactionCount: q, eth_estimateGas: q, eth_chainId: q,
   eth_blockNumber: q, eth_gasPrice: q, eth_maxPriorityFeePerGas: q, eth_getCode: d, eth_call: d, eth_getStorageAt: d,
-  eth_accounts: 'address[]', net_version: 'decimal',
+  eth_accounts: 'address[]', net_version: 'decimal', eth_sendRawTransaction: d, eth_sendTransaction: d,
 };
 
 /** Notification kinds and what they carry. */
