@@ -116,6 +116,7 @@ export function banner(node: RunningMockNode): string {
     `  Chain id              ${o.chainId} (0x${o.chainId.toString(16)})`,
     `  Blocks                ${o.auto ? `every ${o.blockTimeMs} ms, pending refreshed every ${o.flashblockMs} ms` : 'manual (evm_mine / mock_flashblock)'}`,
     `  Pending identity      ${o.pendingIdentity}`,
+    `  Pending nonce         ${o.pendingNonce === 'pool' ? 'pool (queued transactions count, as geth and Anvil)' : 'preconfirmed (flashblocks only, as Base)'}`,
     `  Token                 ${o.token.name} (${o.token.symbol}) at ${o.token.address}`,
     ...(o.stateFile ? [`  State file            ${o.stateFile} (loaded at start, saved on exit and on mock_dumpState)`] : []),
     '',

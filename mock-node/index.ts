@@ -3,7 +3,7 @@
 export { startMockNode, mockNodeRouter, createMockNodeCore } from './node';
 export type { RunningMockNode, DevAccount, MockNodeCore, MockNodeRouter } from './node';
 export { resolveOptions, defaultOptions, OptionError, DEFAULT_MNEMONIC } from './options';
-export type { MockNodeOptions, MockNodeOptionsInput, PendingIdentity, TokenOptions } from './options';
+export type { MockNodeOptions, MockNodeOptionsInput, PendingIdentity, PendingNonce, TokenOptions } from './options';
 export type { LogEntry, LogLevel, LogSink, LogThreshold, Logger } from './logger';
 // The token kit (ABI, typed data, slots, signature rules, units, event decoding): the one source
 // the node's token and the extension both use. The extension imports mock-node/tokenKit/index.ts

@@ -4,6 +4,14 @@ import { parseFaultSpec } from './rpc/faults';
 
 export type PendingIdentity = 'partial' | 'zero' | 'null';
 export const PENDING_IDENTITIES: readonly PendingIdentity[] = ['partial', 'zero', 'null'];
+/**
+ * What eth_getTransactionCount(addr, "pending") counts: `pool` (default, as geth and Anvil) the
+ * sender's pre-confirmed transactions and those accepted and queued for the next flashblock, so
+ * it is the nonce for the next transaction; `preconfirmed` (as Base's flashblocks RPC) only those
+ * already in a flashblock.
+ */
+export type PendingNonce = 'pool' | 'preconfirmed';
+export const PENDING_NONCES: readonly PendingNonce[] = ['pool', 'preconfirmed'];
 
 export interface TokenOptions {
   /** Lowercase hex address of the built-in EIP-3009 token. */
@@ -47,6 +55,7 @@ export interface MockNodeOptions {
   /** false: no timers; flashblocks and blocks are cut by control methods only. */
   auto: boolean;
   pendingIdentity: PendingIdentity;
+  pendingNonce: PendingNonce;
   mnemonic: string;
   accounts: number;
   /** Starting ETH balance of every dev account, in wei. */
@@ -100,6 +109,7 @@ export function defaultOptions(): MockNodeOptions {
     flashblockMs: 200,
     auto: true,
     pendingIdentity: 'partial',
+    pendingNonce: 'pool',
     mnemonic: DEFAULT_MNEMONIC,
     accounts: 10,
     balance: 10_000n * WEI_PER_ETH,
@@ -214,6 +224,9 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   if (!PENDING_IDENTITIES.includes(merged.pendingIdentity)) {
     throw new OptionError(`pendingIdentity must be one of ${PENDING_IDENTITIES.join(', ')}, got ${merged.pendingIdentity}`);
   }
+  if (!PENDING_NONCES.includes(merged.pendingNonce)) {
+    throw new OptionError(`pendingNonce must be one of ${PENDING_NONCES.join(', ')}, got ${merged.pendingNonce}`);
+  }
   if (merged.finalizedDepth < merged.safeDepth) throw new OptionError('finalizedDepth must be at least safeDepth');
   if (merged.apiKey !== undefined && !/^[A-Za-z0-9_-]{1,128}$/.test(merged.apiKey)) {
     throw new OptionError('apiKey must be 1 to 128 characters of A-Z, a-z, 0-9, _ or -');
@@ -310,6 +323,7 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   { flag: 'flashblock-ms', section: 'Chain', target: 'flashblockMs', kind: 'integer', arg: '<ms>', help: 'time between flashblocks of the pending block' },
   { flag: 'no-auto', section: 'Chain', target: 'auto', kind: 'off', help: 'manual mode: no timers; cut flashblocks with mock_flashblock, blocks with evm_mine' },
   { flag: 'pending-identity', section: 'Chain', target: 'pendingIdentity', kind: 'text', arg: '<mode>', help: `pending block number/hash: ${PENDING_IDENTITIES.join(', ')}` },
+  { flag: 'pending-nonce', section: 'Chain', target: 'pendingNonce', kind: 'text', arg: '<mode>', help: 'eth_getTransactionCount "pending": pool (queued transactions too, as geth and Anvil), preconfirmed (flashblocks only, as Base)' },
   { flag: 'gas-limit', section: 'Chain', target: 'gasLimit', kind: 'text', arg: '<gas>', help: 'block gas limit' },
   { flag: 'base-fee', section: 'Chain', target: 'initialBaseFee', kind: 'text', arg: '<wei>', help: 'base fee of the first block' },
   { flag: 'safe-depth', section: 'Chain', target: 'safeDepth', kind: 'integer', arg: '<n>', help: "blocks 'safe' trails 'latest'" },

@@ -42,7 +42,7 @@ export const FILTER_FIELDS: { name: string; doc: string }[] = [
   { name: 'toBlock', doc: 'string, optional. Hex number or block tag; default `latest`.' },
   { name: 'address', doc: 'string or array of strings, optional. One contract address or several.' },
   { name: 'topics', doc: 'array, optional. Each position is null (match any), one 32-byte hex string, or an array of hex strings (match any of them). Position 0 is typically the hash of the event signature.' },
-  { name: 'blockHash', doc: 'string, optional. Restricts logs to this block; when given, `fromBlock` and `toBlock` are ignored (and must not be set).' },
+  { name: 'blockHash', doc: 'string, optional. Restricts logs to this block; when given, `fromBlock` and `toBlock` are ignored (geth refuses them together with -32602; the mock node follows the seed and ignores them).' },
 ];
 
 /** Fields of a call / transaction object. */
@@ -100,7 +100,7 @@ export const METHOD_CATALOG: readonly MethodSpec[] = [
   },
   {
     name: 'eth_getTransactionCount', seed: true,
-    summary: "An account's transaction count: the nonce to use for its next transaction. With `pending`, the count includes all pre-confirmed transactions, which avoids nonce gaps for high-frequency submitters.",
+    summary: "An account's transaction count: the nonce to use for its next transaction. With `pending`, the count includes all pre-confirmed transactions, which avoids nonce gaps for high-frequency submitters. The mock node also counts the sender's accepted transactions still queued for the next flashblock (as geth and Anvil; `--pending-nonce preconfirmed` counts flashblocks only, as Base).",
     params: [p('address', 'address', '20-byte address'), p('block', 'block', SEED_BLOCK_DOC)],
     result: 'The transaction count as a hex string.',
   },
@@ -133,8 +133,8 @@ export const METHOD_CATALOG: readonly MethodSpec[] = [
   },
   { name: 'eth_getBlockTransactionCountByNumber', summary: 'Number of transactions in a block.', params: [p('block', 'block', SEED_BLOCK_DOC)], result: 'Hex quantity, or null.' },
   { name: 'eth_getBlockTransactionCountByHash', summary: 'Number of transactions in a block.', params: [p('blockHash', 'hash', '32-byte block hash')], result: 'Hex quantity, or null.' },
-  { name: 'eth_getUncleCountByBlockNumber', summary: 'Always 0x0.', params: [p('block', 'block', SEED_BLOCK_DOC)], result: '0x0' },
-  { name: 'eth_getUncleCountByBlockHash', summary: 'Always 0x0.', params: [p('blockHash', 'hash', '32-byte block hash')], result: '0x0' },
+  { name: 'eth_getUncleCountByBlockNumber', summary: 'Always 0x0 (no uncles after the merge).', params: [p('block', 'block', SEED_BLOCK_DOC)], result: '0x0, or null when there is no such block.' },
+  { name: 'eth_getUncleCountByBlockHash', summary: 'Always 0x0 (no uncles after the merge).', params: [p('blockHash', 'hash', '32-byte block hash')], result: '0x0, or null when there is no such block.' },
   {
     name: 'eth_getBalance', summary: "An account's ETH balance. `pending` sees pre-confirmed state.",
     params: [p('address', 'address', '20-byte address'), p('block', 'block', SEED_BLOCK_DOC, false)],
@@ -178,6 +178,11 @@ export const METHOD_CATALOG: readonly MethodSpec[] = [
   {
     name: 'eth_getTransactionByBlockNumberAndIndex', summary: 'A transaction by block and index.',
     params: [p('block', 'block', SEED_BLOCK_DOC), p('index', 'quantity', 'Index in the block')],
+    result: 'Transaction object, or null (also for a block above the head).',
+  },
+  {
+    name: 'eth_getTransactionByBlockHashAndIndex', summary: 'A transaction by block hash and index.',
+    params: [p('blockHash', 'hash', '32-byte block hash'), p('index', 'quantity', 'Index in the block')],
     result: 'Transaction object, or null.',
   },
   // Control methods (mock node; Anvil's names where Anvil has one).

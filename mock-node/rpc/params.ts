@@ -82,11 +82,15 @@ export function parseSlot(value: unknown, index: number): bigint {
   return BigInt(value as string);
 }
 
-/** A block parameter: tag, hex number, or an EIP-1898 object. */
+/**
+ * A block parameter: tag, hex number, a block hash (64 hex digits: the spec's
+ * BlockNumberOrTagOrHash, as geth and Anvil read it), or an EIP-1898 object.
+ */
 export function parseBlockSelector(value: unknown, index: number): BlockSelector {
   if (typeof value === 'string') {
     if (isBlockTag(value)) return { kind: 'tag', tag: value };
-    if (/^0x/i.test(value)) return { kind: 'number', number: parseQuantity(value, index, 'block number') };
+    if (/^0x[0-9a-f]{64}$/i.test(value)) return { kind: 'hash', hash: value.toLowerCase(), requireCanonical: false };
+    if (value.startsWith('0x') || value.startsWith('0X')) return { kind: 'number', number: parseQuantity(value, index, 'block number') };
     throw invalidParams(`${argName(index)}: block must be a hex number or one of ${BLOCK_TAGS.join(', ')}`);
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {

@@ -1,5 +1,8 @@
 // JSON shapes of blocks, transactions, receipts and logs, as the Ethereum execution API
-// returns them. A pending block's identity (number and hash) follows the pendingIdentity option.
+// (github.com/ethereum/execution-apis, src/schemas) returns them: every quantity, a signature's
+// `r` and `s` included, is minimal hex (`uint`); transaction objects carry `blockTimestamp`
+// (TransactionInfo); receipts have exactly ReceiptInfo's fields. A pending block's identity
+// (number and hash) follows the pendingIdentity option.
 import { quantity, ZERO_HASH, type Hex } from '../chain/hex';
 import type { BlockRecord, IncludedTransaction, LogRecord, TransactionRecord } from '../chain/types';
 import type { PendingIdentity } from '../options';
@@ -57,11 +60,12 @@ export function blockJson(block: BlockRecord, fullTransactions: boolean, identit
   };
 }
 
-/** A transaction object; `ref` null for a transaction that is only queued. */
+/** A transaction object; `ref` null for a transaction that is only queued (geth: block fields null). */
 export function transactionJson(tx: TransactionRecord, ref: BlockRef | null, index: number | null, baseFee?: bigint): Json {
   const json: Json = {
     blockHash: ref ? ref.transactionBlockHash : null,
     blockNumber: ref ? ref.number : null,
+    blockTimestamp: ref ? ref.timestamp : null,
     transactionIndex: ref && index !== null ? quantity(index) : null,
     hash: tx.hash,
     type: quantity(tx.type),
@@ -83,8 +87,9 @@ export function transactionJson(tx: TransactionRecord, ref: BlockRef | null, ind
   }
   if (tx.accessList) json.accessList = tx.accessList;
   json.v = quantity(tx.v);
-  json.r = tx.r;
-  json.s = tx.s;
+  // The record keeps r and s as the 32-byte words of the signature; the API types them `uint`.
+  json.r = quantity(BigInt(tx.r));
+  json.s = quantity(BigInt(tx.s));
   if (tx.type !== 0) json.yParity = quantity(tx.yParity);
   return json;
 }
@@ -92,7 +97,9 @@ export function transactionJson(tx: TransactionRecord, ref: BlockRef | null, ind
 export function receiptJson(block: BlockRecord, included: IncludedTransaction, identity: PendingIdentity): Json {
   const ref = blockRef(block, identity);
   const { tx, receipt } = included;
-  const json: Json = {
+  // No revertReason: ReceiptInfo allows no other field (additionalProperties: false), and geth
+  // sends none; a client reads the reason by replaying the call (eth_call answers it).
+  return {
     transactionHash: tx.hash,
     transactionIndex: quantity(included.index),
     blockHash: ref.hash,
@@ -108,8 +115,6 @@ export function receiptJson(block: BlockRecord, included: IncludedTransaction, i
     type: quantity(tx.type),
     status: quantity(receipt.status),
   };
-  if (receipt.revertReason !== undefined) json.revertReason = receipt.revertReason;
-  return json;
 }
 
 export function logJson(log: LogRecord, ref: BlockRef, removed = false): Json {

@@ -1,29 +1,12 @@
 // Anvil (Foundry's dev node), a second, independent node implementation the explorer and the
-// bench are checked against. Not a dependency (npm ci cannot resolve its packages for other
-// platforms); `.ci/run` installs its npm package into the tools cache, and a developer can set
-// ANVIL_BIN or run `npm install --no-save @foundry-rs/anvil`.
+// bench are checked against. Found by foundryTools (`.ci/run` installs its npm package into the
+// tools cache).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { findFoundryTool, foundryToolOrSkip } from './foundryTools';
 
-export const ANVIL_VERSION = '1.7.1';
-const ROOT = join(__dirname, '..', '..');
-
-/** Where `.ci/run` installs it: the same cache as the VS Code tools. */
-export function anvilCacheDir(): string {
-  return join(process.env.CHAIN_EXPLORER_TOOLS_CACHE ?? join(homedir(), '.cache', 'chain-rpc-explorer'), `anvil-${ANVIL_VERSION}`);
-}
-
-/** ANVIL_BIN, the project's node_modules, or the tools cache; undefined when none has it. */
 export function findAnvil(): string | undefined {
-  const candidates = [
-    process.env.ANVIL_BIN,
-    join(ROOT, 'node_modules', '.bin', 'anvil'),
-    join(anvilCacheDir(), 'node_modules', '.bin', 'anvil'),
-  ];
-  return candidates.find((file): file is string => !!file && existsSync(file));
+  return findFoundryTool('anvil');
 }
 
 export interface RunningAnvil {
@@ -78,10 +61,5 @@ export async function startAnvil(binary: string, args: string[] = [], port?: num
 
 /** In a mocha `before`: the Anvil binary, or the suite is skipped with a message saying how to get it. */
 export function anvilOrSkip(context: Mocha.Context): string {
-  const binary = findAnvil();
-  if (!binary) {
-    console.log('      Anvil is not installed (.ci/run installs it; or ANVIL_BIN / npm install --no-save @foundry-rs/anvil): skipped');
-    context.skip();
-  }
-  return binary!;
+  return foundryToolOrSkip('anvil', context);
 }

@@ -331,9 +331,12 @@ function checkFilter(c: Collector, node: Node, profile: ResolvedProfile): void {
     const value = expectString(c, blockHash, 'blockHash');
     const problem = value === undefined ? undefined : hashProblem(value, 'blockHash');
     if (problem) c.error(blockHash, 'hex', problem);
-    if (from || to) c.error(blockHash, 'filter-blockhash', 'blockHash cannot be combined with fromBlock/toBlock: choose one or the other (the node answers -32602)');
+    for (const ignored of [from, to]) {
+      if (ignored) c.add(ignored, 'warning', 'filter-blockhash', 'ignored: with blockHash the node reads that one block, whatever fromBlock/toBlock say (geth refuses the combination with -32602)');
+    }
   }
-  if (fromNumber !== undefined && toNumber !== undefined) {
+  const rangeApplies = !blockHash || blockHash.type === 'null';
+  if (rangeApplies && fromNumber !== undefined && toNumber !== undefined) {
     if (fromNumber > toNumber) {
       c.error(to!, 'logs-range', `toBlock ${toNumber} is before fromBlock ${fromNumber}`);
     } else {

@@ -1,9 +1,23 @@
-// eth_getBlockByNumber, eth_getBlockByHash, eth_getBlockReceipts and the per-block counts.
+// eth_getBlockByNumber, eth_getBlockByHash, eth_getBlockReceipts, the per-block counts and the
+// transaction lookups by block and index. A block that does not exist (a number above the head,
+// an unknown hash) is a `null` result for every one of them, as the execution-apis say
+// (`oneOf: [notFound, …]`); only state reads answer `header not found`.
 import { quantity } from '../../chain/hex';
+import type { BlockRecord } from '../../chain/types';
 import { findBlock } from '../blockResolution';
-import { parseBlockSelector, parseBoolean, parseHash } from '../params';
-import { blockJson, receiptJson } from '../shapes';
-import type { MethodTable } from './types';
+import { parseBlockSelector, parseBoolean, parseHash, parseQuantity, type BlockSelector } from '../params';
+import { blockJson, blockRef, receiptJson, transactionJson, type Json } from '../shapes';
+import type { MethodTable, NodeServices } from './types';
+
+function byHash(params: readonly unknown[]): BlockSelector {
+  return { kind: 'hash', hash: parseHash(params[0], 0, 'block hash'), requireCanonical: false };
+}
+
+function transactionAt(node: NodeServices, block: BlockRecord | null, rawIndex: unknown): Json | null {
+  const index = parseQuantity(rawIndex, 1, 'index');
+  const item = block && index < BigInt(block.transactions.length) ? block.transactions[Number(index)] : undefined;
+  return item ? transactionJson(item.tx, blockRef(block!, node.options.pendingIdentity), item.index, block!.header.baseFeePerGas) : null;
+}
 
 export const blockMethods: MethodTable = {
   eth_getBlockByNumber: (params, { node }) => {
@@ -13,9 +27,9 @@ export const blockMethods: MethodTable = {
     return block ? blockJson(block, full, node.options.pendingIdentity) : null;
   },
   eth_getBlockByHash: (params, { node }) => {
-    const hash = parseHash(params[0], 0, 'block hash');
+    const selector = byHash(params);
     const full = parseBoolean(params[1], 1, 'fullTransactions');
-    const block = findBlock(node.chain, { kind: 'hash', hash, requireCanonical: false });
+    const block = findBlock(node.chain, selector);
     return block ? blockJson(block, full, node.options.pendingIdentity) : null;
   },
   eth_getBlockReceipts: (params, { node }) => {
@@ -28,10 +42,19 @@ export const blockMethods: MethodTable = {
     return block ? quantity(block.transactions.length) : null;
   },
   eth_getBlockTransactionCountByHash: (params, { node }) => {
-    const block = findBlock(node.chain, { kind: 'hash', hash: parseHash(params[0], 0, 'block hash'), requireCanonical: false });
+    const block = findBlock(node.chain, byHash(params));
     return block ? quantity(block.transactions.length) : null;
   },
-  // No uncles on this chain: the param is still checked, as every node does.
-  eth_getUncleCountByBlockNumber: (params) => (parseBlockSelector(params[0], 0), '0x0'),
-  eth_getUncleCountByBlockHash: (params) => (parseHash(params[0], 0, 'block hash'), '0x0'),
+  eth_getTransactionByBlockNumberAndIndex: (params, { node }) => {
+    return transactionAt(node, findBlock(node.chain, parseBlockSelector(params[0], 0)), params[1]);
+  },
+  eth_getTransactionByBlockHashAndIndex: (params, { node }) => {
+    return transactionAt(node, findBlock(node.chain, byHash(params)), params[1]);
+  },
+  eth_getUncleCountByBlockNumber: (params, { node }) => {
+    return findBlock(node.chain, parseBlockSelector(params[0], 0)) ? '0x0' : null;
+  },
+  eth_getUncleCountByBlockHash: (params, { node }) => {
+    return findBlock(node.chain, byHash(params)) ? '0x0' : null;
+  },
 };

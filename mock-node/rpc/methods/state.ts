@@ -28,6 +28,11 @@ export const stateMethods: MethodTable = {
   },
   eth_getTransactionCount: (params, { node }) => {
     const address = parseAddress(params[0], 0);
-    return quantity(stateBlock(node.chain, parseBlockSelector(params[1], 1)).state.account(address).nonce);
+    const selector = parseBlockSelector(params[1], 1);
+    // The seed: "the nonce to use for the account's next transaction". With the default `pool`
+    // count, transactions accepted and still queued for the next flashblock count too (as geth
+    // and Anvil); `preconfirmed` counts the flashblocks only (as Base).
+    if (selector.kind === 'tag' && selector.tag === 'pending' && node.options.pendingNonce === 'pool') return quantity(node.chain.nextNonce(address));
+    return quantity(stateBlock(node.chain, selector).state.account(address).nonce);
   },
 };

@@ -155,12 +155,6 @@ export const transactionMethods: MethodTable = {
     if (!found.block.sealed && node.options.pendingIdentity === 'null') return null;
     return receiptJson(found.block, found.included, node.options.pendingIdentity);
   },
-  eth_getTransactionByBlockNumberAndIndex: (params, { node }) => {
-    const block = stateBlock(node.chain, parseBlockSelector(params[0], 0));
-    const index = Number(parseQuantity(params[1], 1, 'index'));
-    const item = block.transactions[index];
-    return item ? transactionJson(item.tx, blockRef(block, node.options.pendingIdentity), item.index, block.header.baseFeePerGas) : null;
-  },
   eth_call: (params, ctx) => {
     if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
     const call = parseCallObject(params[0], 0, false);

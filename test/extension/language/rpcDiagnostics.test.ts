@@ -93,7 +93,10 @@ describe('language: .jsonrpc diagnostics', () => {
     assert.deepEqual(brief(range('0x0', 'latest')), [], 'a tag end: the span is not known offline');
     assert.deepEqual(brief(range('0x10', '0x1')), [['logs-range', 'error', '"0x1"']]);
     assert.deepEqual(brief(range('0x1', '0x7d1'), { endpoints: ENDPOINTS, chosenEndpointId: 'ep:mock:dedicated' }), [['logs-range', 'warning', '"0x1","toBlock":"0x7d1"']]);
-    assert.deepEqual(brief(request('eth_getLogs', [{ fromBlock: '0x1', blockHash: HASH }])), [['filter-blockhash', 'error', `"${HASH}"`]]);
+    assert.deepEqual(brief(request('eth_getLogs', [{ fromBlock: '0x1', blockHash: HASH }])), [['filter-blockhash', 'warning', '"0x1"']]);
+    const ignoredRange = rpcProblems(request('eth_getLogs', [{ fromBlock: '0x10', toBlock: '0x1', blockHash: HASH }]));
+    assert.deepEqual(ignoredRange.map((p) => [p.code, p.severity, p.text]), [['filter-blockhash', 'warning', '"0x10"'], ['filter-blockhash', 'warning', '"0x1"']], 'a reversed range is not checked: it is ignored');
+    assert.match(ignoredRange[0].message, /^ignored: with blockHash the node reads that one block/);
     assert.deepEqual(brief(request('eth_getLogs', [{ fromBlok: '0x1' }])), [['filter-field', 'error', '"fromBlok"']]);
     assert.deepEqual(brief(request('eth_getLogs', [{ topics: [null, null, null, null, HASH] }])), [['topics', 'error', `"${HASH}"`]]);
     assert.deepEqual(brief(request('eth_getLogs', [{ topics: ['0x1234'] }])), [['hex', 'error', '"0x1234"']]);

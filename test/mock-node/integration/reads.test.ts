@@ -78,6 +78,41 @@ for (const transport of TRANSPORTS) describe(`the five reads (${transport === 'h
       assert.equal(block.transactions[0].from, alice);
       assert.equal(block.transactions[0].to, bob);
       assert.equal(block.transactions[0].transactionIndex, '0x0');
+      assert.equal(block.transactions[0].blockTimestamp, block.timestamp, 'TransactionInfo requires blockTimestamp');
+    });
+
+    it('transaction objects carry their block\'s timestamp everywhere: full blocks, by hash, by block and index', async () => {
+      const queued = await send();
+      assert.equal((await rpc(node.url, 'eth_getTransactionByHash', [queued])).blockTimestamp, null, 'queued: no block yet');
+      await rpc(node.url, 'mock_flashblock');
+      const pending = await rpc(node.url, 'eth_getBlockByNumber', ['pending', false]);
+      assert.equal((await rpc(node.url, 'eth_getTransactionByHash', [queued])).blockTimestamp, pending.timestamp, 'pre-confirmed');
+      await rpc(node.url, 'evm_mine');
+      const sealed = await rpc(node.url, 'eth_getBlockByNumber', ['latest', true]);
+      const lookups = [
+        sealed.transactions[0],
+        await rpc(node.url, 'eth_getTransactionByHash', [queued]),
+        await rpc(node.url, 'eth_getTransactionByBlockNumberAndIndex', ['latest', '0x0']),
+        await rpc(node.url, 'eth_getTransactionByBlockHashAndIndex', [sealed.hash, '0x0']),
+      ];
+      for (const tx of lookups) assert.deepEqual([tx.hash, tx.blockHash, tx.blockTimestamp], [queued, sealed.hash, sealed.timestamp]);
+    });
+
+    it('a block above the head (or an unknown hash) is null for every per-block method, as the spec says', async () => {
+      const unknown = '0x' + '11'.repeat(32);
+      for (const [method, params] of [
+        ['eth_getBlockTransactionCountByNumber', ['0x63']],
+        ['eth_getBlockTransactionCountByHash', [unknown]],
+        ['eth_getUncleCountByBlockNumber', ['0x63']],
+        ['eth_getUncleCountByBlockHash', [unknown]],
+        ['eth_getTransactionByBlockNumberAndIndex', ['0x63', '0x0']],
+        ['eth_getTransactionByBlockHashAndIndex', [unknown, '0x0']],
+        ['eth_getTransactionByBlockNumberAndIndex', ['latest', '0x5']],
+      ] as const) {
+        assert.equal(await rpc(node.url, method, [...params]), null, `${method} ${JSON.stringify(params)}`);
+      }
+      assert.equal(await rpc(node.url, 'eth_getBlockTransactionCountByNumber', ['latest']), '0x0');
+      assert.equal(await rpc(node.url, 'eth_getUncleCountByBlockNumber', ['pending']), '0x0');
     });
 
     it('accepts EIP-1898 block objects', async () => {
@@ -87,6 +122,16 @@ for (const transport of TRANSPORTS) describe(`the five reads (${transport === 'h
       assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, { blockNumber: '0x1' }]), '0x0');
       const error = await rpcError(node.url, 'eth_getTransactionCount', [alice, { blockHash: '0x' + '11'.repeat(32) }]);
       assert.equal(error.code, -32000);
+    });
+
+    it('takes a plain block hash where the spec says BlockNumberOrTagOrHash (as geth and Anvil)', async () => {
+      await send();
+      await rpc(node.url, 'evm_mine', [2]);
+      const one = await rpc(node.url, 'eth_getBlockByNumber', ['0x1', false]);
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, one.hash]), '0x1');
+      assert.equal((await rpc(node.dedicatedUrl, 'eth_getBlockReceipts', [one.hash]))[0].transactionHash, one.transactions[0]);
+      assert.equal(await rpc(node.dedicatedUrl, 'eth_getBlockReceipts', ['0x' + '11'.repeat(32)]), null);
+      assert.equal((await rpcError(node.url, 'eth_getBalance', [alice, '0x' + '11'.repeat(32)])).message, 'header for hash not found');
     });
   });
 
@@ -103,9 +148,18 @@ for (const transport of TRANSPORTS) describe(`the five reads (${transport === 'h
       assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, '0x1']), '0x2');
     });
 
-    it('queued (not yet pre-confirmed) transactions are not counted, as on Base', async () => {
+    it('pending is the nonce for the next transaction: accepted transactions still queued count too (as geth and Anvil)', async () => {
       await send();
-      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, 'pending']), '0x0');
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, 'pending']), '0x1', 'queued for the next flashblock');
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, { blockNumber: 'pending' }]), '0x1', 'the EIP-1898 form too');
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, 'latest']), '0x0');
+      await rpc(node.url, 'eth_sendTransaction', [{ from: alice, to: bob, value: '0x1', nonce: '0x3' }]);
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, 'pending']), '0x1', 'a transaction after a nonce gap waits and does not count');
+      await send();
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, 'pending']), '0x2');
+      await rpc(node.url, 'mock_flashblock');
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [alice, 'pending']), '0x2', 'pre-confirmed');
+      assert.equal(await rpc(node.url, 'eth_getTransactionCount', [bob, 'pending']), '0x0');
     });
 
     it('a block number above the head is "header not found"', async () => {
@@ -179,8 +233,30 @@ for (const transport of TRANSPORTS) describe(`the five reads (${transport === 'h
       assert.deepEqual(await rpc(node.url, 'eth_getLogs', [{}]), []);
     });
 
+    it('getLogs with blockHash ignores fromBlock/toBlock, as the seed says (geth refuses the combination)', async () => {
+      const token = node.tokenAddress;
+      const transfer = `0xa9059cbb${bob.slice(2).padStart(64, '0')}${'1'.padStart(64, '0')}`;
+      await rpc(node.url, 'eth_sendTransaction', [{ from: alice, to: token, data: transfer }]);
+      await rpc(node.url, 'evm_mine', [3]);
+      const block = await rpc(node.url, 'eth_getBlockByNumber', ['0x1', false]);
+      const byHash = await rpc(node.url, 'eth_getLogs', [{ blockHash: block.hash }]);
+      assert.equal(byHash.length, 1);
+      for (const range of [{ fromBlock: '0x2', toBlock: '0x3' }, { fromBlock: 'pending', toBlock: 'pending' }, { fromBlock: '0x3', toBlock: '0x1' }, { toBlock: '0x63' }]) {
+        assert.deepEqual(await rpc(node.url, 'eth_getLogs', [{ blockHash: block.hash, ...range }]), byHash, JSON.stringify(range));
+      }
+      const malformed = await rpcError(node.url, 'eth_getLogs', [{ blockHash: block.hash, fromBlock: '0x01' }]);
+      assert.equal(malformed.code, -32602, 'an ignored field is still checked');
+    });
+
+    it('getLogs: a range past the head or reversed is -32602 with geth\'s words (the execution-apis tests)', async () => {
+      await rpc(node.url, 'evm_mine', [3]);
+      assert.deepEqual(await rpcError(node.url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x4' }]).then((e) => [e.code, e.message]), [-32602, 'block range extends beyond current head block']);
+      assert.deepEqual(await rpcError(node.url, 'eth_getLogs', [{ fromBlock: '0x3', toBlock: '0x2' }]).then((e) => [e.code, e.message]), [-32602, 'invalid block range params']);
+      assert.deepEqual(await rpc(node.url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x3' }]), []);
+    });
+
     it('getLogs rejects a malformed filter with -32602', async () => {
-      for (const filter of [{ fromBlock: '0x01' }, { address: 'nope' }, { topics: ['0x12'] }, { blockHash: '0x' + '11'.repeat(32), fromBlock: 'latest' }, { nope: 1 }]) {
+      for (const filter of [{ fromBlock: '0x01' }, { address: 'nope' }, { topics: ['0x12'] }, { blockHash: '0x11', fromBlock: 'latest' }, { nope: 1 }]) {
         const error = await rpcError(node.url, 'eth_getLogs', [filter]);
         assert.equal(error.code, -32602, JSON.stringify(filter));
       }
