@@ -23,8 +23,20 @@ export function rpcBody(method: string, params: unknown[]): string {
   return JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
 }
 
-/** POSTs a body and resolves to the parsed JSON reply. */
-export function post(url: string, body: string): Promise<any> {
+/**
+ * POSTs a body and resolves to the parsed JSON reply. A kept-alive socket the server closed just
+ * as it was reused fails before the request reached the server: that one is sent again.
+ */
+export async function post(url: string, body: string): Promise<any> {
+  try {
+    return await postOnce(url, body);
+  } catch (error) {
+    if ((error as { reusedSocket?: boolean }).reusedSocket) return postOnce(url, body);
+    throw error;
+  }
+}
+
+function postOnce(url: string, body: string): Promise<any> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -42,7 +54,10 @@ export function post(url: string, body: string): Promise<any> {
         });
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code;
+      reject(req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE') ? Object.assign(error, { reusedSocket: true }) : error);
+    });
     req.end(body);
   });
 }
