@@ -28,11 +28,12 @@ export function rpcBody(method: string, params: unknown[]): string {
  * as it was reused fails before the request reached the server: that one is sent again.
  */
 export async function post(url: string, body: string): Promise<any> {
-  try {
-    return await postOnce(url, body);
-  } catch (error) {
-    if ((error as { reusedSocket?: boolean }).reusedSocket) return postOnce(url, body);
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await postOnce(url, body);
+    } catch (error) {
+      if (!(error as { reusedSocket?: boolean }).reusedSocket || attempt >= 8) throw error;
+    }
   }
 }
 

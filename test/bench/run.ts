@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   }
   console.log('');
   console.log(renderTable(rows));
-  if (values.json) writeFileSync(values.json, JSON.stringify({ command, machine: machine(), anvil: !!anvil, rows: verdicts(rows), anvilRows: rows.map((r) => r.anvil !== undefined) }, null, 2));
+  if (values.json) writeFileSync(values.json, JSON.stringify({ command, machine: machine(), anvil: !!anvil, rows: verdicts(rows) }, null, 2));
 }
 
 main().then(

@@ -21,6 +21,8 @@ export interface Row {
 export interface Verdict {
   what: string;
   mock: number;
+  /** Whether the row compares with Anvil at all. */
+  anvilColumn: boolean;
   anvil: number | null;
   ratio: number | null;
   target: string | null;
@@ -47,6 +49,7 @@ export function verdicts(rows: readonly Row[]): Verdict[] {
   return rows.map((row) => ({
     what: `${row.section}: ${row.what}`,
     mock: row.mock.value,
+    anvilColumn: row.anvil !== undefined,
     anvil: row.anvil && Number.isFinite(row.anvil.value) ? row.anvil.value : null,
     ratio: ratioOf(row) ?? null,
     target: row.target?.text ?? null,

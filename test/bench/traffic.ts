@@ -1,8 +1,8 @@
 // The traffic the bench sends: pre-signed ETH transfers, token transfers and EIP-3009 captures
 // from the well-known dev accounts, signed before any timing starts (ethers builds and hashes
-// each transaction, @noble/curves signs it, so signing 10,000s stays quick), and a sender that
+// each transaction, libsecp256k1 (tiny-secp256k1) signs it, so signing 10,000s stays quick), and a sender that
 // submits them as 10 concurrent streams, one per sender, each in nonce order.
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import * as ecc from 'tiny-secp256k1';
 import { HDNodeWallet, Interface, Mnemonic, Signature, Transaction, TypedDataEncoder, getBytes, hexlify, randomBytes } from 'ethers';
 import { DEFAULT_MNEMONIC, STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../../mock-node/index';
 import { call, post, rpcBody } from './rpcClient';
@@ -27,8 +27,8 @@ export function devKeys(count: number): DevKey[] {
 }
 
 function signDigest(digest: string, key: DevKey): { r: string; s: string; yParity: 0 | 1 } {
-  const sig = secp256k1.sign(getBytes(digest), key.privateKey, { prehash: false, format: 'recovered' });
-  return { yParity: sig[0] as 0 | 1, r: hexlify(sig.subarray(1, 33)), s: hexlify(sig.subarray(33, 65)) };
+  const { signature, recoveryId } = ecc.signRecoverable(getBytes(digest), key.privateKey);
+  return { yParity: recoveryId as 0 | 1, r: hexlify(signature.subarray(0, 32)), s: hexlify(signature.subarray(32, 64)) };
 }
 
 /** An EIP-1559 transaction signed by `key`, as raw 0x-hex. */

@@ -6,10 +6,10 @@ import { startMockCli, withCpu, type BenchNode } from '../processes';
 import { call } from '../rpcClient';
 import type { Row } from '../table';
 import { captures, devKeys, sendAllAtOnce } from '../traffic';
-import { profileArgs, size, type BenchConfig } from './config';
+import { MOCK_TOKEN, profileArgs, size, type BenchConfig } from './config';
 
-const TOKEN = '0x3600000000000000000000000000000000000000';
 const GAS_LIMIT = 30_000_000n;
+const burstSize = (config: BenchConfig) => size(config, 1000, 100);
 
 async function pendingTimestamp(node: BenchNode): Promise<bigint> {
   const block = await call(node.url, 'eth_getBlockByNumber', ['pending', false]);
@@ -29,7 +29,7 @@ async function captureCost(config: BenchConfig): Promise<{ perCaptureMs: number;
     let empty = 0;
     let emptyCpu = 0;
     for (let round = 0; round < rounds; round++) {
-      const raws = await captures(node.url, TOKEN, keys.slice(0, 9), merchant, k, await pendingTimestamp(node));
+      const raws = await captures(node.url, MOCK_TOKEN, keys.slice(0, 9), merchant, k, await pendingTimestamp(node));
       await sendAllAtOnce(node.url, raws);
       const cut = await withCpu(node.pid, () => call(node.url, 'mock_flashblock', []));
       const idle = await withCpu(node.pid, () => call(node.url, 'mock_flashblock', []));
@@ -54,8 +54,8 @@ async function burst(config: BenchConfig): Promise<{ blocks: number; gasBound: n
   try {
     const keys = devKeys(10);
     const merchant = keys[9];
-    const count = size(config, 1000, 100);
-    const raws = await captures(node.url, TOKEN, keys.slice(0, 9), merchant, count, await pendingTimestamp(node));
+    const count = burstSize(config);
+    const raws = await captures(node.url, MOCK_TOKEN, keys.slice(0, 9), merchant, count, await pendingTimestamp(node));
     const firstBlock = Number(BigInt((await call(node.url, 'eth_getBlockByNumber', ['pending', false])).number));
     const started = performance.now();
     const hashes = await sendAllAtOnce(node.url, raws);
@@ -81,7 +81,7 @@ async function burst(config: BenchConfig): Promise<{ blocks: number; gasBound: n
 export async function captureRows(config: BenchConfig): Promise<Row[]> {
   const cost = await captureCost(config);
   const queued = await burst(config);
-  const count = size(config, 1000, 100);
+  const count = burstSize(config);
   return [
     {
       section: 'captures',

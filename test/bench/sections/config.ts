@@ -1,5 +1,6 @@
 // What every bench section is told: quick (smoke test) or full sizes, where Anvil is, and
 // whether to profile the mock node.
+import { defaultOptions } from '../../../mock-node/index';
 export interface BenchConfig {
   quick: boolean;
   /** The Anvil binary, when installed. */
@@ -19,3 +20,6 @@ export function profileArgs(config: BenchConfig, name: string): string[] {
 }
 
 export const NOT_INSTALLED = { value: NaN };
+
+/** The mock node's token at its default address (the CLI runs with default options). */
+export const MOCK_TOKEN = defaultOptions().token.address;

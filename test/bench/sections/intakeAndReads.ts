@@ -6,9 +6,10 @@ import { cpuTimeMs, rssMiB, startAnvilNode, startMockCli, withCpu, type BenchNod
 import { call, pipelinedLoad, rpcBody } from '../rpcClient';
 import { deployBenchToken } from '../benchToken';
 import { devKeys, ethTransfers, nonces, SENDERS, sendStreams, tokenTransfers, waitSealed } from '../traffic';
-import { NOT_INSTALLED, profileArgs, size, type BenchConfig } from './config';
+import { MOCK_TOKEN, NOT_INSTALLED, profileArgs, size, type BenchConfig } from './config';
 
-const MOCK_TOKEN = '0x3600000000000000000000000000000000000000';
+const ethTransfersPerSender = (config: BenchConfig) => size(config, 200, 20);
+const tokenTransfersPerSender = (config: BenchConfig) => size(config, 100, 10);
 
 interface NodeFigures {
   eth: Figure;
@@ -35,8 +36,8 @@ async function intake(node: BenchNode, streams: string[][]): Promise<Figure> {
 
 async function measureNode(config: BenchConfig, node: BenchNode, token: string): Promise<NodeFigures> {
   const keys = devKeys(SENDERS);
-  const ethPerSender = size(config, 200, 20);
-  const tokenPerSender = size(config, 100, 10);
+  const ethPerSender = ethTransfersPerSender(config);
+  const tokenPerSender = tokenTransfersPerSender(config);
   const start = await nonces(node.url, keys);
   const eth = await intake(node, await ethTransfers(node.url, keys, ethPerSender));
   await waitSealed(node.url, keys, start.map((n) => n + ethPerSender));
@@ -83,8 +84,8 @@ export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
       await anvilNode.stop();
     }
   }
-  const eth = size(config, 2000, 200);
-  const tokens = size(config, 1000, 100);
+  const eth = ethTransfersPerSender(config) * SENDERS;
+  const tokens = tokenTransfersPerSender(config) * SENDERS;
   const higher = (need: number) => (row: Row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value >= need * row.anvil.value : undefined);
   const rows: Row[] = [
     {

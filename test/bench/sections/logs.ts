@@ -6,10 +6,10 @@ import { startAnvilNode, startMockCli, withCpu, type BenchNode } from '../proces
 import { call, median, post, rpcBody } from '../rpcClient';
 import type { Figure, Row } from '../table';
 import { devKeys, nonces, signTransaction, tokenTransferData } from '../traffic';
-import { NOT_INSTALLED, size, type BenchConfig } from './config';
+import { MOCK_TOKEN, NOT_INSTALLED, size, type BenchConfig } from './config';
 
-const MOCK_TOKEN = '0x3600000000000000000000000000000000000000';
 const PER_BLOCK = 4;
+const chainBlocks = (config: BenchConfig) => size(config, 2000, 40);
 /** A topic no log has: the `to` of a Transfer that never happened. */
 const NOBODY = '0x' + '00'.repeat(12) + 'ff'.repeat(20);
 
@@ -49,7 +49,7 @@ async function timeQuery(node: BenchNode, filter: object, runs: number): Promise
 }
 
 async function measure(config: BenchConfig, node: BenchNode, token: string): Promise<LogFigures> {
-  const blocks = size(config, 2000, 40);
+  const blocks = chainBlocks(config);
   await buildChain(node, token, blocks);
   const head = BigInt(await call(node.url, 'eth_blockNumber'));
   const fromBlock = '0x' + (head - BigInt(blocks) + 1n).toString(16);
@@ -61,7 +61,7 @@ async function measure(config: BenchConfig, node: BenchNode, token: string): Pro
 }
 
 export async function logs(config: BenchConfig): Promise<Row[]> {
-  const blocks = size(config, 2000, 40);
+  const blocks = chainBlocks(config);
   const mockNode = await startMockCli({ manual: true, extraArgs: ['--dedicated-max-log-results', '0'] });
   let mock: LogFigures;
   try {

@@ -29,7 +29,7 @@ async function nothingQuery(node: RunningMockNode, runs: number): Promise<number
 }
 
 export async function longRunRows(config: BenchConfig): Promise<Row[]> {
-  const total = Number(process.env.BENCH_LONG_TX ?? size(config, 100_000, 1_000));
+  const total = Number(process.env.BENCH_LONG_TX ?? size(config, 100_000, 500));
   const checkpoint = total / 10;
   const node = await startMockNode({ port: 0, auto: false, quiet: true, accounts: PER_BLOCK, limits: { dedicated: { maxLogBlockRange: 0, maxLogResults: 0 } } });
   try {
