@@ -9,10 +9,10 @@
 //                                      poller, cadence, longrun)
 // Environment: BENCH_LONG_TX (transactions of the long run), ANVIL_BIN (see test/helpers/anvil.ts).
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { anvilBinary, procAvailable } from './processes';
-import { renderTable, verdicts, type Row } from './table';
+import { fmt, renderTable, verdicts, type Row } from './table';
 import type { BenchConfig } from './sections/config';
 import { intakeAndReads } from './sections/intakeAndReads';
 import { startup } from './sections/startup';
@@ -43,6 +43,10 @@ function machine(): string {
   return `${process.platform} ${process.arch}, ${list.length} × ${list[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
+function loadText(): string {
+  return loadavg().map((n) => n.toFixed(1)).join(' / ');
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
@@ -58,13 +62,16 @@ async function main(): Promise<void> {
   console.log(`command: ${command}`);
   console.log(`machine: ${machine()}`);
   console.log(`anvil:   ${await anvilVersion(anvil)}`);
+  console.log(`load:    ${loadText()} (1/5/15-minute load average at the start: other work on the machine inflates every figure)`);
   const rows: Row[] = [];
   for (const name of names) {
     const started = performance.now();
     const produced = await SECTIONS[name](config);
     rows.push(...produced);
     console.log(`  ${name}: ${produced.length} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    for (const row of produced) console.log(`    ${row.what}: ${fmt(row.mock.value, row.unit)}${row.anvil ? `, Anvil ${fmt(row.anvil.value, row.unit)}` : ''}`);
   }
+  console.log(`load:    ${loadText()} at the end`);
   console.log('');
   console.log(renderTable(rows));
   if (values.json) writeFileSync(values.json, JSON.stringify({ command, machine: machine(), anvil: !!anvil, rows: verdicts(rows) }, null, 2));
