@@ -1,6 +1,23 @@
 // One build for every product: the mock node's CLI (runnable on its own), the mock node's
 // library entry (for tests and the extension), the extension host entry and the language server.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
+
+// libsecp256k1 as WebAssembly (tiny-secp256k1, used by mock-node/execution/signatures.ts): the
+// bundles look for secp256k1.wasm beside themselves in dist/, where the build copies it.
+const require = createRequire(import.meta.url);
+const SECP256K1_WASM = join(dirname(require.resolve('tiny-secp256k1')), '..', 'secp256k1.wasm');
+const wasmBesideBundle = {
+  name: 'secp256k1-wasm-beside-bundle',
+  setup(build) {
+    build.onLoad({ filter: /tiny-secp256k1[\\/]lib[\\/]cjs[\\/]wasm_path_cjs\.cjs$/ }, () => ({
+      contents: 'exports.path = (file) => require("path").join(__dirname, file);',
+      loader: 'js',
+    }));
+  },
+};
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -15,6 +32,7 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  plugins: [wasmBesideBundle],
 };
 
 const builds = [
@@ -26,6 +44,9 @@ const builds = [
   // vscode-languageclient, required by the extension only when a .jsonrpc / .authorization.json file opens.
   { ...common, entryPoints: ['extension/language/clientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
 ];
+
+mkdirSync('dist', { recursive: true });
+copyFileSync(SECP256K1_WASM, join('dist', 'secp256k1.wasm'));
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

@@ -3,7 +3,7 @@
 // answers from. Sealing turns the last snapshot into the sealed block.
 import { concat, encodeRlp, keccak256, toBeHex } from 'ethers';
 import { LogsBloom } from './bloom';
-import { blockSize, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from './header';
+import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from './header';
 import { rlpQuantity, type Hex } from './hex';
 import { OrderedTrie } from './tries';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord } from './types';
@@ -35,6 +35,8 @@ export class BlockInProgress {
   private readonly receiptTrie = new OrderedTrie();
   private transactionsRoot: Hex = EMPTY_TRIE_ROOT;
   private receiptsRoot: Hex = EMPTY_TRIE_ROOT;
+  /** RLP bytes of the included transactions in the block body, kept as they are appended. */
+  private transactionBytes = 0;
 
   constructor(
     readonly params: BlockParams,
@@ -59,6 +61,7 @@ export class BlockInProgress {
       this.included.push(item);
       this.byHash.set(item.tx.hash, item);
       this.gasUsed = item.receipt.cumulativeGasUsed;
+      this.transactionBytes += bodyTransactionBytes(item.tx.encoded);
       for (const log of item.receipt.logs) {
         this.logs.push(log);
         this.bloom.addLog(log);
@@ -106,7 +109,7 @@ export class BlockInProgress {
     return {
       header,
       hash: hashHeader(header),
-      size: blockSize(header, this.included.map((item) => item.tx.encoded)),
+      size: blockSize(header, this.transactionBytes),
       transactions: this.included.slice(),
       logs: this.logs.slice(),
       state: this.state,

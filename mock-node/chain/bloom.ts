@@ -37,9 +37,45 @@ export function bloomOfLogs(logs: readonly { address: Hex; topics: readonly Hex[
 
 /** True when every bit of `value`'s bloom entry is set: the value may be in the bloom. */
 export function bloomMayContain(bloomHex: Hex, value: Hex): boolean {
-  const probe = new LogsBloom();
-  probe.add(value);
-  const bloom = getBytes(bloomHex);
-  for (let i = 0; i < BLOOM_BYTES; i++) if ((bloom[i] & probe.bits[i]) !== probe.bits[i]) return false;
-  return true;
+  return bloomEntry(value).every(([at, mask]) => (hexDigit(bloomHex, at) & mask) === mask);
+}
+
+/**
+ * The three bits one address or topic sets in a bloom, each as [position of its hex digit in the
+ * bloom's 0x-hex string, mask within that digit]: a bloom is tested in its hex form, unparsed.
+ */
+function bloomEntry(value: Hex): [number, number][] {
+  const hash = getBytes(keccak256(value));
+  const bits: [number, number][] = [];
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((hash[i] << 8) | hash[i + 1]) & 2047;
+    const byte = BLOOM_BYTES - 1 - (bit >> 3);
+    const mask = 1 << (bit & 7);
+    bits.push(mask >= 16 ? [2 + 2 * byte, mask >> 4] : [3 + 2 * byte, mask]);
+  }
+  return bits;
+}
+
+function hexDigit(hex: string, at: number): number {
+  const code = hex.charCodeAt(at);
+  return code <= 57 ? code - 48 : (code | 32) - 87;
+}
+
+/**
+ * What a log filter needs from a block's bloom: every part that constrains the filter (its
+ * addresses, each topic position) must have one of its accepted values in the bloom. A block
+ * whose bloom fails that holds no matching log and need not be scanned (a bloom may say "maybe",
+ * never a false "no").
+ */
+export class BloomProbe {
+  private readonly groups: [number, number][][][];
+
+  /** One list of accepted values per constrained part. */
+  constructor(groups: readonly (readonly Hex[])[]) {
+    this.groups = groups.map((values) => values.map(bloomEntry));
+  }
+
+  mayMatch(bloomHex: Hex): boolean {
+    return this.groups.every((group) => group.some((entry) => entry.every(([at, mask]) => (hexDigit(bloomHex, at) & mask) === mask)));
+  }
 }

@@ -1,6 +1,6 @@
 // Block headers: every field of the seed's block table, RLP-encoded in consensus (Prague)
 // order and hashed with keccak256, exactly as a client recomputing the hash would.
-import { decodeRlp, encodeRlp, keccak256 } from 'ethers';
+import { encodeRlp, keccak256 } from 'ethers';
 import { rlpQuantity, type Hex } from './hex';
 
 export interface BlockHeader {
@@ -68,14 +68,32 @@ export function hashHeader(header: BlockHeader): Hex {
   return keccak256(encodeHeader(header));
 }
 
+/** Bytes of an RLP length prefix for a payload of `length` bytes (strings and lists alike). */
+function rlpPrefixBytes(length: number): number {
+  if (length < 56) return 1;
+  let bytes = 0;
+  for (let n = length; n > 0; n = Math.floor(n / 256)) bytes++;
+  return 1 + bytes;
+}
+
 /**
- * RLP size of the whole block: [header, transactions, uncles, withdrawals]. Typed transactions sit
- * in the body as byte strings, legacy ones as the RLP lists they are.
+ * Bytes a transaction adds to the block body's transaction list: a typed transaction sits there
+ * as an RLP byte string holding its encoding, a legacy one as the RLP list it is.
  */
-export function blockSize(header: BlockHeader, encodedTransactions: readonly Hex[]): number {
-  const transactions = encodedTransactions.map((tx) => (isTypedEncoding(tx) ? tx : decodeRlp(tx)));
-  const encoded = encodeRlp([headerFields(header), transactions, [], []]);
-  return (encoded.length - 2) / 2;
+export function bodyTransactionBytes(encoded: Hex): number {
+  const bytes = (encoded.length - 2) / 2;
+  return isTypedEncoding(encoded) ? bytes + rlpPrefixBytes(bytes) : bytes;
+}
+
+/**
+ * RLP size of the whole block: [header, transactions, uncles, withdrawals], from the header and
+ * the sum of bodyTransactionBytes() of its transactions (so a growing block never re-encodes them).
+ */
+export function blockSize(header: BlockHeader, transactionBytes: number): number {
+  const headerBytes = (encodeHeader(header).length - 2) / 2;
+  const transactionList = transactionBytes + rlpPrefixBytes(transactionBytes);
+  const payload = headerBytes + transactionList + 1 + 1; // uncles and withdrawals: empty lists (0xc0)
+  return payload + rlpPrefixBytes(payload);
 }
 
 function isTypedEncoding(tx: Hex): boolean {

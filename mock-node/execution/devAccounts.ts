@@ -11,6 +11,8 @@ export interface DevAccount {
 
 export class DevAccounts {
   readonly list: readonly DevAccount[];
+  private readonly keys = new Map<Hex, Hex>();
+  /** Signers, made on first use (each costs a public-key computation, which start-up need not pay). */
   private readonly wallets = new Map<Hex, Wallet>();
 
   constructor(mnemonic: string, count: number) {
@@ -19,7 +21,7 @@ export class DevAccounts {
     for (let i = 0; i < count; i++) {
       const child = root.deriveChild(i);
       list.push({ address: child.address, privateKey: child.privateKey });
-      this.wallets.set(child.address.toLowerCase(), new Wallet(child.privateKey));
+      this.keys.set(child.address.toLowerCase(), child.privateKey);
     }
     this.list = list;
   }
@@ -31,6 +33,14 @@ export class DevAccounts {
 
   /** The signer for a dev account, or undefined for any other address. */
   wallet(address: string): Wallet | undefined {
-    return this.wallets.get(address.toLowerCase());
+    const key = address.toLowerCase();
+    let wallet = this.wallets.get(key);
+    if (!wallet) {
+      const privateKey = this.keys.get(key);
+      if (!privateKey) return undefined;
+      wallet = new Wallet(privateKey);
+      this.wallets.set(key, wallet);
+    }
+    return wallet;
   }
 }

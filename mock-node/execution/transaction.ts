@@ -1,8 +1,9 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
-import { keccak256, Transaction } from 'ethers';
+import { getBytes, keccak256, Transaction } from 'ethers';
 import type { TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
 import { intrinsicGas } from './intrinsicGas';
+import { recoverSigner } from './signatures';
 
 const SUPPORTED_TYPES = new Set([0, 1, 2]);
 
@@ -20,10 +21,10 @@ export function decodeRawTransaction(raw: string): TransactionRecord {
     throw new ChainError({ kind: 'tip-above-fee-cap', maxPriorityFeePerGas: tx.maxPriorityFeePerGas!, maxFeePerGas: tx.maxFeePerGas! });
   }
   try {
-    if (!tx.signature) throw new Error('missing signature');
-    // `from` recovers the signer on every access (the costliest step of intake): once only.
-    const from = tx.from;
-    if (!from) throw new Error('missing signature');
+    const signature = tx.signature;
+    if (!signature) throw new Error('missing signature');
+    // The costliest step of intake: recovered once, with libsecp256k1 (see signatures.ts).
+    const from = recoverSigner(getBytes(tx.unsignedHash), getBytes(signature.r), getBytes(signature.s), signature.yParity);
     return fromEthers(tx, raw.toLowerCase(), from);
   } catch (error) {
     throw undecodable(error);

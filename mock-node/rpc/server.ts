@@ -3,7 +3,8 @@
 // (health, info, CORS preflight) is an Express app. mockNodeRouter() mounts the same handling
 // inside a user's own Express app.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import express, { type Router } from 'express';
+import type express from 'express';
+import type { Router } from 'express';
 import { ErrorCode } from './errors';
 import { errorResponse, type HandleResult, type RpcHandler } from './handler';
 import type { NodeServices, ProfileName } from './methods/types';
@@ -90,8 +91,16 @@ export async function answerRpc(handle: RpcHandler, profile: ProfileName | 'unau
   return parsed.ok ? handle(parsed.value, profile) : parsed.result;
 }
 
+/**
+ * Express, loaded on first use: the JSON-RPC fast path never needs it, and loading it (with
+ * body-parser and its MIME database) is a fifth of the CLI's start-up.
+ */
+function loadExpress(): typeof express {
+  return require('express') as typeof express;
+}
+
 export function createExpressApp(services: NodeServices, http: HttpOptions): express.Express {
-  const app = express();
+  const app = loadExpress()();
   app.disable('x-powered-by');
   if (http.cors) {
     app.use((req, res, next) => {
@@ -125,10 +134,11 @@ export function createExpressApp(services: NodeServices, http: HttpOptions): exp
 
 /** The CLI's server: the JSON-RPC fast path on raw http, Express for the rest. */
 export function createHttpServer(services: NodeServices, handle: RpcHandler, http: HttpOptions): Server {
-  const app = createExpressApp(services, http);
+  let app: express.Express | undefined;
   return createServer((req, res) => {
     const profile = req.method === 'POST' ? profileForPath(req.url ?? '/', http.apiKey) : null;
     if (profile === null) {
+      app ??= createExpressApp(services, http);
       app(req, res);
       return;
     }
@@ -144,6 +154,7 @@ export function createHttpServer(services: NodeServices, handle: RpcHandler, htt
 
 /** An Express router serving the node's JSON-RPC paths, to mount inside another app. */
 export function createRpcRouter(handle: RpcHandler, http: HttpOptions): Router {
+  const express = loadExpress();
   const router = express.Router();
   const largest = Math.max(http.maxBodyBytes, http.limits?.public.maxBodyBytes ?? 0, http.limits?.dedicated.maxBodyBytes ?? 0);
   const bodyParser = express.text({ type: () => true, limit: largest });

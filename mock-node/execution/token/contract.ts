@@ -6,15 +6,16 @@ import {
   AbiCoder,
   concat,
   dataLength,
+  getBytes,
   Interface,
   keccak256,
-  recoverAddress,
   toBeHex,
   zeroPadValue,
   type FunctionFragment,
   type Result,
 } from 'ethers';
 import { encodeRevertReason } from '../execute';
+import { recoverSigner } from '../signatures';
 import type { CallContext, CallOutcome, GenesisContext, Hex, NativeContract } from '../nativeContract';
 import type { TokenOptions } from '../../options';
 import {
@@ -175,7 +176,7 @@ function ecRecover(digest: Hex, signature: Hex): Hex {
   if (signer === undefined) {
     signer = ZERO_ADDRESS;
     try {
-      signer = recoverAddress(digest, { r, s, v }).toLowerCase();
+      signer = recoverSigner(getBytes(digest), getBytes(r), getBytes(s), v - 27);
     } catch {
       // The precompile returns the zero address for points off the curve, r = 0, s = 0 and so on.
     }

@@ -2,6 +2,7 @@
 // that ends at `pending` adds the pre-confirmed logs; `pending`..`pending` is those alone.
 // With `blockHash` the range is ignored (the seed's rule).
 import type { Chain } from '../../chain/chain';
+import { BloomProbe } from '../../chain/bloom';
 import type { Hex } from '../../chain/hex';
 import type { BlockRecord, LogRecord } from '../../chain/types';
 import { findBlock, blockNumberForTag } from '../blockResolution';
@@ -91,10 +92,17 @@ export function resolveRange(chain: Chain, query: LogQuery): ResolvedRange {
   return { from, to, includePending: toIsPending };
 }
 
+/** The filter's bloom probe: blocks whose logsBloom cannot hold a match are skipped unread. */
+function bloomProbe(filter: LogFilter): BloomProbe {
+  const groups = [filter.addresses, ...filter.topics].filter((set): set is Set<Hex> => set !== null).map((set) => [...set]);
+  return new BloomProbe(groups);
+}
+
 export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity): Json[] {
   const result: Json[] = [];
+  const probe = bloomProbe(filter);
   for (const block of blocks) {
-    if (block.logs.length === 0) continue;
+    if (block.logs.length === 0 || !probe.mayMatch(block.header.logsBloom)) continue;
     const ref = blockRef(block, identity);
     for (const log of block.logs) if (logMatches(log, filter)) result.push(logJson(log, ref));
   }
@@ -132,12 +140,13 @@ export function checkBlockRange(range: ResolvedRange, head: bigint, limit: numbe
 export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity, cap: number): Json[] {
   if (cap <= 0) return collectLogs(blocks, filter, identity);
   const result: Json[] = [];
+  const probe = bloomProbe(filter);
   let first: bigint | undefined;
   let lastFitting: bigint | undefined;
   for (const block of blocks) {
     const number = block.header.number;
     first ??= number;
-    if (block.logs.length > 0) {
+    if (block.logs.length > 0 && probe.mayMatch(block.header.logsBloom)) {
       const ref = blockRef(block, identity);
       for (const log of block.logs) {
         if (!logMatches(log, filter)) continue;

@@ -1,0 +1,66 @@
+// Who signed a digest: ECDSA public-key recovery over secp256k1, the costliest step of taking a
+// transaction in (its sender) and of a capture (the authorization's signer). It runs
+// libsecp256k1 compiled to WebAssembly (tiny-secp256k1), loaded on the first recovery so start-up
+// does not pay for it; where the WebAssembly module cannot load, @noble/curves (JavaScript,
+// several times slower) answers the same.
+import { keccak256 } from 'ethers';
+import type { Hex } from '../chain/hex';
+
+/** 65-byte uncompressed public key (0x04 ‖ x ‖ y), or null when no key matches. */
+type RecoverPublicKey = (digest: Uint8Array, rs: Uint8Array, recovery: 0 | 1) => Uint8Array | null;
+
+export type RecoveryBackend = 'wasm' | 'js';
+
+function wasmBackend(): RecoverPublicKey {
+  const ecc = require('tiny-secp256k1') as typeof import('tiny-secp256k1');
+  return (digest, rs, recovery) => ecc.recover(digest, rs, recovery, false);
+}
+
+function jsBackend(): RecoverPublicKey {
+  const { secp256k1 } = require('@noble/curves/secp256k1.js') as typeof import('@noble/curves/secp256k1.js');
+  return (digest, rs, recovery) => secp256k1.Signature.fromBytes(rs, 'compact').addRecoveryBit(recovery).recoverPublicKey(digest).toBytes(false);
+}
+
+const loaded = new Map<RecoveryBackend, RecoverPublicKey>();
+let preferred: RecoveryBackend | undefined;
+
+function backend(kind: RecoveryBackend): RecoverPublicKey {
+  let recover = loaded.get(kind);
+  if (!recover) {
+    recover = kind === 'wasm' ? wasmBackend() : jsBackend();
+    loaded.set(kind, recover);
+  }
+  return recover;
+}
+
+/** The backend recoveries use: WebAssembly when it loads here, else JavaScript. */
+export function recoveryBackend(): RecoveryBackend {
+  if (!preferred) {
+    try {
+      backend('wasm');
+      preferred = 'wasm';
+    } catch {
+      preferred = 'js';
+    }
+  }
+  return preferred;
+}
+
+/**
+ * The address whose key made signature (r, s, yParity) over a 32-byte digest, lowercase; throws
+ * when the signature matches no key (r or s zero or not below the curve order, r off the curve).
+ */
+export function recoverSigner(digest: Uint8Array, r: Uint8Array, s: Uint8Array, yParity: number, kind: RecoveryBackend = recoveryBackend()): Hex {
+  if (digest.length !== 32 || r.length !== 32 || s.length !== 32 || (yParity !== 0 && yParity !== 1)) throw new Error('invalid signature');
+  const rs = new Uint8Array(64);
+  rs.set(r, 0);
+  rs.set(s, 32);
+  let key: Uint8Array | null;
+  try {
+    key = backend(kind)(digest, rs, yParity);
+  } catch {
+    key = null;
+  }
+  if (!key || key.length !== 65) throw new Error('invalid signature');
+  return '0x' + keccak256(key.subarray(1)).slice(26);
+}

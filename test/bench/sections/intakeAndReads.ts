@@ -1,0 +1,139 @@
+// Intake (2,000 pre-signed ETH transfers, then 1,000 token transfers, from 10 senders as 10
+// concurrent streams), resident memory once those 3,000 are sealed, then reads under a
+// pipelined load, on the mock node (auto mode) and on Anvil (2 s block time) side by side.
+import type { Figure, Row } from '../table';
+import { cpuTimeMs, rssMiB, startAnvilNode, startMockCli, withCpu, type BenchNode } from '../processes';
+import { call, pipelinedLoad, rpcBody } from '../rpcClient';
+import { deployBenchToken } from '../benchToken';
+import { devKeys, ethTransfers, nonces, SENDERS, sendStreams, tokenTransfers, waitSealed } from '../traffic';
+import { MOCK_TOKEN, NOT_INSTALLED, profileArgs, size, type BenchConfig } from './config';
+
+const ethTransfersPerSender = (config: BenchConfig) => size(config, 200, 20);
+const tokenTransfersPerSender = (config: BenchConfig) => size(config, 100, 10);
+
+interface NodeFigures {
+  eth: Figure;
+  token: Figure;
+  rss: Figure;
+  reads: Map<string, { rps: Figure; cpu: Figure }>;
+}
+
+const READS: [label: string, method: string, params: (sender: string) => unknown[]][] = [
+  ['eth_blockNumber', 'eth_blockNumber', () => []],
+  ['eth_getBlockByNumber latest', 'eth_getBlockByNumber', () => ['latest', false]],
+  ['eth_getBlockByNumber pending', 'eth_getBlockByNumber', () => ['pending', false]],
+  ['eth_getTransactionCount pending', 'eth_getTransactionCount', (sender) => [sender, 'pending']],
+  ['eth_getStorageAt pending', 'eth_getStorageAt', (sender) => [sender, '0x0', 'pending']],
+  ['eth_getLogs latest', 'eth_getLogs', () => [{ fromBlock: 'latest', toBlock: 'latest' }]],
+  ['eth_getBlockReceipts latest', 'eth_getBlockReceipts', () => ['latest']],
+];
+
+async function intake(node: BenchNode, streams: string[][]): Promise<Figure> {
+  const count = streams.reduce((n, s) => n + s.length, 0);
+  const { cpuMs, value } = await withCpu(node.pid, () => sendStreams(node.url, streams));
+  return { value: count / (value.wallMs / 1000), cpu: `${Math.round((cpuMs * 1000) / count)} µs CPU/tx` };
+}
+
+async function measureNode(config: BenchConfig, node: BenchNode, token: string): Promise<NodeFigures> {
+  const keys = devKeys(SENDERS);
+  const ethPerSender = ethTransfersPerSender(config);
+  const tokenPerSender = tokenTransfersPerSender(config);
+  const start = await nonces(node.url, keys);
+  const eth = await intake(node, await ethTransfers(node.url, keys, ethPerSender));
+  await waitSealed(node.url, keys, start.map((n) => n + ethPerSender));
+  const tokens = await intake(node, await tokenTransfers(node.url, keys, token, tokenPerSender));
+  await waitSealed(node.url, keys, start.map((n) => n + ethPerSender + tokenPerSender));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const rss = { value: rssMiB(node.pid) };
+
+  const reads = new Map<string, { rps: Figure; cpu: Figure }>();
+  const load = { connections: 8, depth: 8, durationMs: size(config, 3000, 300), maxRequests: 500_000 };
+  await pipelinedLoad(node.url, rpcBody('eth_chainId', []), { ...load, durationMs: size(config, 1000, 100) }); // warm-up
+  for (const [label, method, params] of READS) {
+    const body = rpcBody(method, params(keys[0].address));
+    const target = method === 'eth_getBlockReceipts' ? node.dedicatedUrl : node.url;
+    const cpuBefore = cpuTimeMs(node.pid);
+    const result = await pipelinedLoad(target, body, load);
+    const cpuMs = cpuTimeMs(node.pid) - cpuBefore;
+    if (result.errors > 0) throw new Error(`${node.kind} ${label}: ${result.errors} errors`);
+    reads.set(label, { rps: { value: result.rps, cpu: `p50 ${result.p50.toFixed(2)} ms` }, cpu: { value: (cpuMs * 1000) / result.requests } });
+  }
+  return { eth, token: tokens, rss, reads };
+}
+
+export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
+  const mockNode = await startMockCli({ nodeArgs: profileArgs(config, 'intake') });
+  let mock: NodeFigures;
+  try {
+    mock = await measureNode(config, mockNode, MOCK_TOKEN);
+  } finally {
+    await mockNode.stop();
+  }
+  let anvil: NodeFigures | undefined;
+  const binary = config.anvil;
+  if (binary) {
+    const anvilNode = await startAnvilNode(binary);
+    try {
+      const keys = devKeys(SENDERS);
+      // Deployed from an account outside the 10 senders, so their nonces start at 0 as on the mock node.
+      const [deployer] = devKeys(SENDERS + 1).slice(SENDERS);
+      await call(anvilNode.url, 'anvil_setBalance', [deployer.address, '0x' + (10n ** 22n).toString(16)]);
+      const token = await deployBenchToken(anvilNode.url, deployer, keys.map((k) => k.address), 10n ** 12n);
+      anvil = await measureNode(config, anvilNode, token);
+    } finally {
+      await anvilNode.stop();
+    }
+  }
+  const eth = ethTransfersPerSender(config) * SENDERS;
+  const tokens = tokenTransfersPerSender(config) * SENDERS;
+  const higher = (need: number) => (row: Row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value >= need * row.anvil.value : undefined);
+  const rows: Row[] = [
+    {
+      section: 'intake',
+      what: `eth_sendRawTransaction accepted, ${eth.toLocaleString('en-US')} pre-signed ETH transfers from ${SENDERS} senders`,
+      unit: 'tx/s',
+      mock: mock.eth,
+      anvil: anvil?.eth ?? NOT_INSTALLED,
+      better: 'higher',
+      target: { text: '≥ 1.0× Anvil', holds: higher(1) },
+    },
+    {
+      section: 'intake',
+      what: `the same with ${tokens.toLocaleString('en-US')} token transfers`,
+      unit: 'tx/s',
+      mock: mock.token,
+      anvil: anvil?.token ?? NOT_INSTALLED,
+      better: 'higher',
+      target: { text: '≥ 1.0× Anvil', holds: higher(1) },
+      note: 'Anvil: an ERC-20 in its EVM',
+    },
+    {
+      section: 'memory',
+      what: `RSS after those ${(eth + tokens).toLocaleString('en-US')} transactions`,
+      unit: 'MiB',
+      mock: mock.rss,
+      anvil: anvil?.rss ?? NOT_INSTALLED,
+      better: 'lower',
+      target: { text: '≤ 2× Anvil', holds: (row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value <= 2 * row.anvil.value : undefined) },
+    },
+  ];
+  for (const [label] of READS) {
+    rows.push({
+      section: 'reads',
+      what: `${label}, pipelined load`,
+      unit: 'req/s',
+      mock: mock.reads.get(label)!.rps,
+      anvil: anvil?.reads.get(label)!.rps ?? NOT_INSTALLED,
+      better: 'higher',
+    });
+    rows.push({
+      section: 'reads',
+      what: `${label}, server CPU per request (/proc)`,
+      unit: 'µs',
+      mock: mock.reads.get(label)!.cpu,
+      anvil: anvil?.reads.get(label)!.cpu ?? NOT_INSTALLED,
+      better: 'lower',
+    });
+  }
+  return rows;
+}
