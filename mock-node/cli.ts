@@ -46,6 +46,9 @@ Token
   --token-balance <units>    token units per dev account, 6 decimals (default 10000)
   --token-name <name>        EIP-712 domain name (default "USD Coin")
   --token-version <v>        EIP-712 domain version (default "2")
+x402 facilitator (GET /x402/supported, POST /x402/verify, POST /x402/settle; also under /dedicated/<key>)
+  --no-x402                  turn the facilitator routes off
+  --x402-account <n|addr>    dev account (index or address) the facilitator settles from (default: the last one)
 Output
   --config <file.json>       read options from a JSON file (command-line flags win)
   --json-logs                log JSON lines
@@ -88,6 +91,8 @@ const flags = {
   'token-balance': { type: 'string' },
   'token-name': { type: 'string' },
   'token-version': { type: 'string' },
+  'no-x402': { type: 'boolean' },
+  'x402-account': { type: 'string' },
   config: { type: 'string' },
   'json-logs': { type: 'boolean' },
   'log-level': { type: 'string' },
@@ -169,6 +174,9 @@ export function parseCommandLine(argv: string[]): { help: boolean; options: Mock
     }
   }
   set('stateFile', values.state);
+  if (values['no-x402']) options.x402 = false;
+  const x402Account = values['x402-account'];
+  if (x402Account !== undefined) options.x402Account = /^\d+$/.test(x402Account) ? Number(x402Account) : x402Account;
   if (values['json-logs']) options.jsonLogs = true;
   if (values.quiet) options.quiet = true;
   if (values['log-level'] !== undefined) options.logLevel = values['log-level'] as MockNodeOptionsInput['logLevel'];
@@ -188,6 +196,7 @@ export function banner(node: RunningMockNode): string {
     `  Blocks                ${o.auto ? `every ${o.blockTimeMs} ms, pending refreshed every ${o.flashblockMs} ms` : 'manual (evm_mine / mock_flashblock)'}`,
     `  Pending identity      ${o.pendingIdentity}`,
     `  Token                 ${o.token.name} (${o.token.symbol}) at ${o.token.address}`,
+    ...(node.x402 ? [`  x402 facilitator      ${node.x402.url} (settles from ${node.x402.signer})`] : []),
     ...(o.stateFile ? [`  State file            ${o.stateFile} (loaded at start, saved on exit and on mock_dumpState)`] : []),
     '',
     'Dev accounts (test keys: never use them on a real network)',

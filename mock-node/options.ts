@@ -86,6 +86,10 @@ export interface MockNodeOptions {
   stateFile?: string;
   /** WebSocket: a socket with more than this many bytes waiting to be sent is closed (slow consumer). */
   wsMaxBufferedBytes: number;
+  /** The x402 facilitator routes (GET /x402/supported, POST /x402/verify, POST /x402/settle) on both profiles. */
+  x402: boolean;
+  /** The dev account the x402 facilitator settles from: its index or its address (default: the last dev account). */
+  x402Account?: number | string;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -129,6 +133,7 @@ export function defaultOptions(): MockNodeOptions {
       dedicated: { maxLogBlockRange: 10_000, maxLogResults: 20_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
     },
     wsMaxBufferedBytes: 4 * 1024 * 1024,
+    x402: true,
   };
 }
 
@@ -235,10 +240,19 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   if (merged.stateFile !== undefined && (typeof merged.stateFile !== 'string' || merged.stateFile === '')) {
     throw new OptionError('stateFile must be a file path');
   }
+  if (typeof merged.x402 !== 'boolean') throw new OptionError('x402 must be true or false');
+  if (merged.x402Account !== undefined) {
+    const account = merged.x402Account;
+    const byIndex = typeof account === 'number' && Number.isInteger(account) && account >= 0 && account < merged.accounts;
+    const byAddress = typeof account === 'string' && /^0x[0-9a-fA-F]{40}$/.test(account);
+    if (!byIndex && !byAddress) {
+      throw new OptionError(`x402Account must be a dev account index from 0 to ${merged.accounts - 1} or a dev account's address, got ${JSON.stringify(account)}`);
+    }
+  }
   return merged;
 }
 
-const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink'];
+const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink', 'x402Account'];
 
 function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileLimitSet, maxBodyBytes: number): ProfileLimitSet {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw new OptionError('limits must be an object');
