@@ -6,8 +6,9 @@ import { HTTPFacilitatorClient } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { Wallet } from 'ethers';
 import type { RunningMockNode } from '../../../mock-node/index';
+import { parseCommandLine } from '../../../mock-node/cli';
 import { EVENT_TOPICS } from '../../../mock-node/execution/token/abi';
-import { post, rpc, sleep, startTestNode } from '../../helpers/rpc';
+import { post, rpc, sleep, startTestNode, startTestNodeVia } from '../../helpers/rpc';
 import { balanceOf, pendingNonce, requirementsFor, signPayment, signPaymentV1 } from './helpers';
 
 /** Balances of the payer and the merchant and the facilitator's nonce: a refusal must change none of them. */
@@ -218,6 +219,33 @@ describe('x402 facilitator (with x402\'s HTTPFacilitatorClient)', function () {
     await assert.rejects(impatient.getSupported(), (error: Error) => error.name === 'FacilitatorTimeoutError');
     await rpc(node.url, 'mock_setFaults', [{}]);
     assert.equal((await impatient.getSupported()).kinds.length, 1, 'cleared');
+  });
+
+  it('--x402-account picks the settling dev account; --no-x402 and bad accounts are options errors', async () => {
+    assert.equal(parseCommandLine(['--no-x402']).options.x402, false);
+    assert.equal(parseCommandLine(['--x402-account', '3']).options.x402Account, 3);
+    const other = await startTestNode({ x402Account: node.accounts[4].address.toLowerCase() });
+    try {
+      assert.equal(other.x402!.signer, node.accounts[4].address);
+      assert.deepEqual((await new HTTPFacilitatorClient({ url: other.x402!.url }).getSupported()).signers, { 'eip155:*': [node.accounts[4].address] });
+    } finally {
+      await other.stop();
+    }
+    await assert.rejects(startTestNode({ x402Account: 10 }), /x402Account must be a dev account index from 0 to 9/);
+    await assert.rejects(startTestNode({ x402Account: Wallet.createRandom().address }), /is not one of the node's dev accounts/);
+  });
+
+  it('mockNodeRouter() serves the facilitator under its mount path, on both profiles', async () => {
+    const mounted = await startTestNodeVia('router');
+    try {
+      const supported = await new HTTPFacilitatorClient({ url: `${mounted.url}x402` }).getSupported();
+      assert.equal(supported.kinds[0].network, 'eip155:31337');
+      assert.deepEqual(await new HTTPFacilitatorClient({ url: `${mounted.dedicatedUrl}/x402` }).getSupported(), supported);
+      const verified = await post(`${mounted.url}x402/verify`, '[]');
+      assert.deepEqual([verified.status, verified.body.invalidReason], [400, 'invalid_payload']);
+    } finally {
+      await mounted.stop();
+    }
   });
 
   it('x402: false turns the routes off', async () => {
