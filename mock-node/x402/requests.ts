@@ -32,20 +32,8 @@ export interface TransferAuthorization {
   nonce: string;
 }
 
-/** A verify or settle request, read. */
-export interface PaymentRequest {
-  version: X402Version;
-  /** The scheme and network the payload says it was made for. */
-  payloadScheme: string;
-  payloadNetwork: string;
-  requirements: ExactRequirements;
-  /** `eip3009`: a signed TransferWithAuthorization; `other`: another asset transfer method (Permit2, ERC-7710). */
-  method: 'eip3009' | 'other';
-  authorization?: TransferAuthorization;
-  signature?: string;
-  /** `authorization.from` as sent (checksummed when the client checksummed it). */
-  payer?: string;
-}
+/** A verify or settle request, read: the payload and the requirements it is checked against. */
+export type PaymentRequest = Omit<PaymentPayloadRead, 'accepted'> & { requirements: ExactRequirements };
 
 /** Why a request cannot be taken: `malformed` answers HTTP 400; otherwise it is a payment the facilitator refuses. */
 export interface RequestProblem {
@@ -96,9 +84,7 @@ function uint(o: Json, key: string, path: string, reason: string): bigint {
   return result;
 }
 
-function readRequirements(raw: unknown, version: X402Version): ExactRequirements {
-  const path = 'paymentRequirements';
-  const reason = Reason.invalidPaymentRequirements;
+function readRequirements(raw: unknown, version: X402Version, path: string, reason: string): ExactRequirements {
   const o = object(raw, path, reason);
   const extra = o.extra === undefined || o.extra === null ? {} : object(o.extra, `${path}.extra`, reason);
   const name = typeof extra.name === 'string' && extra.name !== '' ? extra.name : undefined;
@@ -131,9 +117,8 @@ function readAuthorization(raw: unknown): TransferAuthorization {
 }
 
 /** The payer's address if the payload names one, for answers about a request that cannot be read. */
-function payerOf(body: Json): string | undefined {
-  const payload = body.paymentPayload as Json | undefined;
-  const inner = payload && typeof payload === 'object' ? (payload.payload as Json | undefined) : undefined;
+function payerOf(payload: unknown): string | undefined {
+  const inner = payload && typeof payload === 'object' ? ((payload as Json).payload as Json | undefined) : undefined;
   const authorization = inner && typeof inner === 'object' ? (inner.authorization as Json | undefined) : undefined;
   const from = authorization && typeof authorization === 'object' ? authorization.from : undefined;
   return typeof from === 'string' && /^0x[0-9a-fA-F]{40}$/.test(from) ? from : undefined;
@@ -145,47 +130,84 @@ function networkOf(body: Json): string | undefined {
   return typeof network === 'string' ? network : undefined;
 }
 
+/** A PaymentPayload, read (what the PAYMENT-SIGNATURE header carries, base64-decoded). */
+export interface PaymentPayloadRead {
+  version: X402Version;
+  /** The scheme and network the payload says it was made for. */
+  payloadScheme: string;
+  payloadNetwork: string;
+  /** v2: the requirements the client accepted (v1 payloads do not carry them). */
+  accepted?: ExactRequirements;
+  /** `eip3009`: a signed TransferWithAuthorization; `other`: another asset transfer method (Permit2, ERC-7710). */
+  method: 'eip3009' | 'other';
+  authorization?: TransferAuthorization;
+  signature?: string;
+  /** `authorization.from` as sent (checksummed when the client checksummed it). */
+  payer?: string;
+}
+
+export type PayloadReadResult = { ok: true; payload: PaymentPayloadRead } | { ok: false; problem: RequestProblem };
+
+function unsupportedVersion(version: unknown): RequestProblem {
+  return { malformed: false, reason: Reason.invalidX402Version, message: `x402Version ${JSON.stringify(version)} is not supported (1 or 2)` };
+}
+
+function payloadFields(payload: Json): PaymentPayloadRead {
+  const version = payload.x402Version as X402Version;
+  let payloadScheme: string;
+  let payloadNetwork: string;
+  let accepted: ExactRequirements | undefined;
+  if (version === 2) {
+    accepted = readRequirements(payload.accepted, 2, 'paymentPayload.accepted', Reason.invalidPayload);
+    payloadScheme = accepted.scheme;
+    payloadNetwork = accepted.network;
+  } else {
+    payloadScheme = text(payload, 'scheme', 'paymentPayload', Reason.invalidPayload);
+    payloadNetwork = text(payload, 'network', 'paymentPayload', Reason.invalidPayload);
+  }
+  const inner = object(payload.payload, 'paymentPayload.payload', Reason.invalidPayload);
+  const base = { version, payloadScheme, payloadNetwork, ...(accepted ? { accepted } : {}) };
+  if (inner.authorization === undefined) {
+    if (inner.permit2Authorization !== undefined || inner.delegationManager !== undefined) return { ...base, method: 'other' };
+    throw new Malformed(Reason.invalidPayload, 'paymentPayload.payload must hold an EIP-3009 authorization and its signature');
+  }
+  const authorization = readAuthorization(inner.authorization);
+  const signature = text(inner, 'signature', 'paymentPayload.payload', Reason.invalidPayload);
+  if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw new Malformed(Reason.invalidPayload, 'paymentPayload.payload.signature must be 0x-prefixed hex bytes');
+  return { ...base, method: 'eip3009', authorization, signature, payer: payerOf(payload) ?? authorization.from };
+}
+
+/** Reads a PaymentPayload on its own (a decoded PAYMENT-SIGNATURE header). */
+export function readPaymentPayload(raw: unknown): PayloadReadResult {
+  const payer = payerOf(raw);
+  try {
+    const payload = object(raw, 'paymentPayload', Reason.invalidPayload);
+    if (!X402_VERSIONS.includes(payload.x402Version as X402Version)) return { ok: false, problem: { ...unsupportedVersion(payload.x402Version), payer } };
+    return { ok: true, payload: payloadFields(payload) };
+  } catch (error) {
+    if (!(error instanceof Malformed)) throw error;
+    return { ok: false, problem: { malformed: true, reason: error.reason, message: error.message, payer } };
+  }
+}
+
 /** Reads a verify or settle request body (already parsed JSON). */
 export function readPaymentRequest(raw: unknown): ReadResult {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, problem: { malformed: true, reason: Reason.invalidPayload, message: 'the body must be a JSON object with x402Version, paymentPayload and paymentRequirements' } };
   }
   const body = raw as Json;
-  const payer = payerOf(body);
+  const payer = payerOf(body.paymentPayload);
   const network = networkOf(body);
   try {
     const payload = object(body.paymentPayload, 'paymentPayload', Reason.invalidPayload);
     const version = payload.x402Version;
-    if (!X402_VERSIONS.includes(version as X402Version)) {
-      return { ok: false, problem: { malformed: false, reason: Reason.invalidX402Version, message: `x402Version ${JSON.stringify(version)} is not supported (1 or 2)`, payer, network } };
-    }
+    if (!X402_VERSIONS.includes(version as X402Version)) return { ok: false, problem: { ...unsupportedVersion(version), payer, network } };
     if (body.x402Version !== undefined && body.x402Version !== version) {
       throw new Malformed(Reason.invalidX402Version, `x402Version ${JSON.stringify(body.x402Version)} of the request differs from the payload's ${String(version)}`);
     }
-    const x402Version = version as X402Version;
-    const requirements = readRequirements(body.paymentRequirements, x402Version);
-    let payloadScheme: string;
-    let payloadNetwork: string;
-    if (x402Version === 2) {
-      const accepted = object(payload.accepted, 'paymentPayload.accepted', Reason.invalidPayload);
-      payloadScheme = text(accepted, 'scheme', 'paymentPayload.accepted', Reason.invalidPayload);
-      payloadNetwork = text(accepted, 'network', 'paymentPayload.accepted', Reason.invalidPayload);
-    } else {
-      payloadScheme = text(payload, 'scheme', 'paymentPayload', Reason.invalidPayload);
-      payloadNetwork = text(payload, 'network', 'paymentPayload', Reason.invalidPayload);
-    }
-    const inner = object(payload.payload, 'paymentPayload.payload', Reason.invalidPayload);
-    const base = { version: x402Version, payloadScheme, payloadNetwork, requirements };
-    if (inner.authorization === undefined) {
-      if (inner.permit2Authorization !== undefined || inner.delegationManager !== undefined) {
-        return { ok: true, request: { ...base, method: 'other' } };
-      }
-      throw new Malformed(Reason.invalidPayload, 'paymentPayload.payload must hold an EIP-3009 authorization and its signature');
-    }
-    const authorization = readAuthorization(inner.authorization);
-    const signature = text(inner, 'signature', 'paymentPayload.payload', Reason.invalidPayload);
-    if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) throw new Malformed(Reason.invalidPayload, 'paymentPayload.payload.signature must be 0x-prefixed hex bytes');
-    return { ok: true, request: { ...base, method: 'eip3009', authorization, signature, payer: payer ?? authorization.from } };
+    const requirements = readRequirements(body.paymentRequirements, version as X402Version, 'paymentRequirements', Reason.invalidPaymentRequirements);
+    const { accepted: _accepted, ...read } = payloadFields(payload);
+    return { ok: true, request: { ...read, requirements } };
   } catch (error) {
     if (!(error instanceof Malformed)) throw error;
     return { ok: false, problem: { malformed: true, reason: error.reason, message: error.message, payer, network } };
