@@ -6,7 +6,7 @@
 // `authorizationState`, `name`, `version` and `balanceOf` say why. The chain is reached through
 // the small TokenChain interface, so this module does no I/O of its own.
 import { Interface, verifyTypedData } from 'ethers';
-import { STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../execution/token/abi';
+import { splitSignature, STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../tokenKit';
 import { Reason, VALID_BEFORE_MARGIN_SECONDS, type VerifyResponse } from './protocol';
 import type { PaymentRequest, TransferAuthorization } from './requests';
 
@@ -31,11 +31,10 @@ export interface TokenChain {
 /** The calldata of `transferWithAuthorization` for a signed authorization (v,r,s form for a 65-byte signature). */
 export function transferWithAuthorizationData(authorization: TransferAuthorization, signature: string): string {
   const args = [authorization.from, authorization.to, authorization.value, authorization.validAfter, authorization.validBefore, authorization.nonce];
-  const bytes = (signature.length - 2) / 2;
-  if (bytes !== 65) return token.encodeFunctionData(TRANSFER_BYTES, [...args, signature]);
+  const parts = splitSignature(signature);
+  if (!parts) return token.encodeFunctionData(TRANSFER_BYTES, [...args, signature]);
   // The v byte goes to the token as signed: the token itself refuses 0/1 (it wants 27/28), as USDC does.
-  const v = parseInt(signature.slice(130, 132), 16);
-  return token.encodeFunctionData(TRANSFER_VRS, [...args, v, '0x' + signature.slice(2, 66), '0x' + signature.slice(66, 130)]);
+  return token.encodeFunctionData(TRANSFER_VRS, [...args, parts.v, parts.r, parts.s]);
 }
 
 function recoversFrom(request: PaymentRequest, chainId: bigint): boolean {

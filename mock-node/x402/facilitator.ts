@@ -7,7 +7,7 @@
 import { getAddress, zeroPadValue } from 'ethers';
 import type { IncludedTransaction } from '../chain/types';
 import type { Hex } from '../chain/hex';
-import { EVENT_TOPICS, TOKEN_DECIMALS } from '../execution/token/abi';
+import { EVENT_TOPICS, TOKEN_DECIMALS } from '../tokenKit';
 import type { DevAccount } from '../execution/devAccounts';
 import { OptionError } from '../options';
 import type { RpcHandler, RpcResponse } from '../rpc/handler';

@@ -7,7 +7,7 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { Wallet } from 'ethers';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { parseCommandLine } from '../../../mock-node/cli';
-import { EVENT_TOPICS } from '../../../mock-node/execution/token/abi';
+import { EVENT_TOPICS } from '../../../mock-node/tokenKit';
 import { post, rpc, sleep, startTestNode, startTestNodeVia } from '../../helpers/rpc';
 import { balanceOf, pendingNonce, requirementsFor, signPayment, signPaymentV1 } from './helpers';
 

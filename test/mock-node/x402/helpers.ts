@@ -7,7 +7,7 @@ import { ExactEvmSchemeV1 } from '@x402/evm/v1';
 import { Interface, getAddress } from 'ethers';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { STABLE_TOKEN_ABI } from '../../../mock-node/execution/token/abi';
+import { STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit';
 import { rpc } from '../../helpers/rpc';
 
 const token = new Interface(STABLE_TOKEN_ABI);

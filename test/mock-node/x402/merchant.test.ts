@@ -9,7 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { fetchPaid } from '../../../examples/x402-merchant/client';
 import { createMerchantApp, discoverAsset, type PaymentAsset } from '../../../examples/x402-merchant/merchant';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { EVENT_TOPICS } from '../../../mock-node/execution/token/abi';
+import { EVENT_TOPICS } from '../../../mock-node/tokenKit';
 import { rpc, startTestNode } from '../../helpers/rpc';
 import { balanceOf, signPayment } from './helpers';
 
