@@ -75,6 +75,7 @@ function valueOf(flag: CliFlag, raw: string | boolean): unknown {
     case 'eth': return amount(flag.flag, raw as string, 18);
     case 'tokenUnits': return amount(flag.flag, raw as string, 6);
     case 'jsonFile': return jsonFile(flag.flag, raw as string);
+    case 'accountRef': return /^\d+$/.test(raw as string) ? Number(raw) : raw;
     case 'on': return raw === true ? true : undefined;
     case 'off': return raw === true ? false : undefined;
   }
@@ -118,6 +119,7 @@ export function banner(node: RunningMockNode): string {
     `  Pending identity      ${o.pendingIdentity}`,
     `  Pending nonce         ${o.pendingNonce === 'pool' ? 'pool (queued transactions count, as geth and Anvil)' : 'preconfirmed (flashblocks only, as Base)'}`,
     `  Token                 ${o.token.name} (${o.token.symbol}) at ${o.token.address}`,
+    ...(node.x402 ? [`  x402 facilitator      ${node.x402.url} (settles from ${node.x402.signer})`] : []),
     ...(o.stateFile ? [`  State file            ${o.stateFile} (loaded at start, saved on exit and on mock_dumpState)`] : []),
     '',
     'Dev accounts (test keys: never use them on a real network)',

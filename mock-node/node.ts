@@ -17,6 +17,8 @@ import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { WebSocketGateway } from './rpc/websocket/gateway';
 import { loadStateFile, saveStateFile } from './state/persistence';
+import { X402Facilitator } from './x402/facilitator';
+import { createX402Router, X402_PATH } from './x402/routes';
 import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './state/worldState';
 import type { Router } from 'express';
 
@@ -27,6 +29,8 @@ export interface MockNodeCore {
   handle: RpcHandler;
   http: HttpOptions;
   logger: Logger;
+  /** The x402 facilitator, unless turned off (`x402: false`). */
+  x402?: X402Facilitator;
 }
 
 export interface RunningMockNode {
@@ -38,6 +42,8 @@ export interface RunningMockNode {
   wsUrl: string;
   /** WebSocket endpoint of the dedicated profile. */
   dedicatedWsUrl: string;
+  /** x402 facilitator URLs (public and dedicated profile) for x402's HTTPFacilitatorClient; absent with `x402: false`. */
+  x402?: { url: string; dedicatedUrl: string; signer: string };
   host: string;
   port: number;
   apiKey: string;
@@ -88,8 +94,11 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   logChainEvents(chain, logger);
   const services: NodeServices = { options, chain, accounts, contracts, logger };
   const handle = createRpcHandler(services);
-  const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey: options.apiKey ?? randomBytes(12).toString('hex'), limits: options.limits };
-  return { services, handle, http, logger };
+  const apiKey = options.apiKey ?? randomBytes(12).toString('hex');
+  const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;
+  const routes = x402 ? [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes })] : [];
+  const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey, limits: options.limits, routes };
+  return { services, handle, http, logger, x402 };
 }
 
 export interface MockNodeRouter {
@@ -169,6 +178,9 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
     dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
     wsUrl: `ws://${hostInUrl}:${port}/`,
     dedicatedWsUrl: `ws://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
+    ...(core.x402
+      ? { x402: { url: `http://${hostInUrl}:${port}${X402_PATH}`, dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}${X402_PATH}`, signer: core.x402.signer.address } }
+      : {}),
     host,
     port,
     apiKey: http.apiKey,

@@ -95,6 +95,10 @@ export interface MockNodeOptions {
   stateFile?: string;
   /** WebSocket: a socket with more than this many bytes waiting to be sent is closed (slow consumer). */
   wsMaxBufferedBytes: number;
+  /** The x402 facilitator routes (GET /x402/supported, POST /x402/verify, POST /x402/settle) on both profiles. */
+  x402: boolean;
+  /** The dev account the x402 facilitator settles from: its index or its address (default: the last dev account). */
+  x402Account?: number | string;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -139,6 +143,7 @@ export function defaultOptions(): MockNodeOptions {
       dedicated: { maxLogBlockRange: 10_000, maxLogResults: 20_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
     },
     wsMaxBufferedBytes: 4 * 1024 * 1024,
+    x402: true,
   };
 }
 
@@ -248,10 +253,19 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   if (merged.stateFile !== undefined && (typeof merged.stateFile !== 'string' || merged.stateFile === '')) {
     throw new OptionError('stateFile must be a file path');
   }
+  if (typeof merged.x402 !== 'boolean') throw new OptionError('x402 must be true or false');
+  if (merged.x402Account !== undefined) {
+    const account = merged.x402Account;
+    const byIndex = typeof account === 'number' && Number.isInteger(account) && account >= 0 && account < merged.accounts;
+    const byAddress = typeof account === 'string' && /^0x[0-9a-fA-F]{40}$/.test(account);
+    if (!byIndex && !byAddress) {
+      throw new OptionError(`x402Account must be a dev account index from 0 to ${merged.accounts - 1} or a dev account's address, got ${JSON.stringify(account)}`);
+    }
+  }
   return merged;
 }
 
-const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink'];
+const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink', 'x402Account'];
 
 function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileLimitSet, maxBodyBytes: number): ProfileLimitSet {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw new OptionError('limits must be an object');
@@ -283,12 +297,13 @@ function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileL
  * or in token units (6 decimals), the parsed contents of a JSON file, or a switch that sets the
  * option to true (`on`) or false (`off`).
  */
-export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile' | 'on' | 'off';
+/** `accountRef`: a dev account's index (digits) or its address. */
+export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile' | 'accountRef' | 'on' | 'off';
 
 /** One command-line flag: the option it sets (a dotted path into MockNodeOptionsInput), its help and how its value is read. */
 export interface CliFlag {
   flag: string;
-  section: 'Server' | 'Limits' | 'Faults and state' | 'Chain' | 'Accounts' | 'Token' | 'Output';
+  section: 'Server' | 'Limits' | 'Faults and state' | 'Chain' | 'Accounts' | 'Token' | 'x402 facilitator' | 'Output';
   target: string;
   kind: CliValueKind;
   /** The value's placeholder in --help. */
@@ -335,6 +350,8 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   { flag: 'token-balance', section: 'Token', target: 'token.balance', kind: 'tokenUnits', arg: '<units>', help: 'token units per dev account, 6 decimals' },
   { flag: 'token-name', section: 'Token', target: 'token.name', kind: 'text', arg: '<name>', help: 'EIP-712 domain name' },
   { flag: 'token-version', section: 'Token', target: 'token.version', kind: 'text', arg: '<v>', help: 'EIP-712 domain version' },
+  { flag: 'no-x402', section: 'x402 facilitator', target: 'x402', kind: 'off', help: 'turn the facilitator routes off (GET /x402/supported, POST /x402/verify, POST /x402/settle; also under /dedicated/<key>)' },
+  { flag: 'x402-account', section: 'x402 facilitator', target: 'x402Account', kind: 'accountRef', arg: '<n|addr>', help: 'dev account (index or address) the facilitator settles from', shownDefault: 'the last one' },
   { flag: 'json-logs', section: 'Output', target: 'jsonLogs', kind: 'on', help: 'log JSON lines' },
   { flag: 'log-level', section: 'Output', target: 'logLevel', kind: 'text', arg: '<level>', help: `lowest level logged: ${LOG_LEVELS.join(', ')} or off (debug adds every JSON-RPC call and empty block)` },
   { flag: 'quiet', section: 'Output', target: 'quiet', kind: 'on', help: 'print nothing but errors' },

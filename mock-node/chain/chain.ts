@@ -298,6 +298,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
+  /** The chain's clock now, in Unix seconds (the wall clock plus evm_increaseTime offsets); a read, no change. */
+  now(): bigint {
+    return this.clock.now();
+  }
+
   /** The clock's offset and pending exact timestamp (what --state saves). */
   clockState(): ReturnType<ChainClock['save']> {
     return this.clock.save();

@@ -43,7 +43,27 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'service temporarily unavailable';
 /** Methods no limit or fault applies to, so faults can always be cleared. */
 const UNGATED = new Set(['mock_setFaults', 'mock_getFaults']);
 
-export type RpcHandler = (body: unknown, profile: ProfileName) => Promise<HandleResult>;
+/** What the rate limit or an injected fault decided for a request, before any work was done. */
+export interface GateRefusal {
+  /** 429 or 503; 0 with `hangup` for an injected timeout. */
+  status: number;
+  headers?: Record<string, string>;
+  /** An injected timeout: the request was held; close the connection without an answer. */
+  hangup?: boolean;
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface RpcHandler {
+  (body: unknown, profile: ProfileName): Promise<HandleResult>;
+  /**
+   * The profile's rate limit and injected faults for a request served beside JSON-RPC (the x402
+   * facilitator's routes), under the names given (fault rules match them like method names).
+   * Resolves after any injected latency; undefined when the request may go on.
+   */
+  gate(names: readonly string[], profile: ProfileName): Promise<GateRefusal | undefined>;
+}
 
 /** Methods added to the node's own (an embedding or a test): their catalog entries and implementations. */
 export interface ExtraMethods {
@@ -65,10 +85,20 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
   /** Rate limit, then injected faults; a result when they decide the reply, else undefined. */
   async function gates(body: unknown, profile: ProfileName): Promise<HandleResult | undefined> {
     if (profile === 'internal') return undefined;
-    const limit = services.options.limits[profile].requestsPerSecond;
-    if (limit <= 0 && !faults.enabled) return undefined; // the common case costs nothing
+    if (services.options.limits[profile].requestsPerSecond <= 0 && !faults.enabled) return undefined; // the common case costs nothing
     const list = Array.isArray(body) ? body : [body];
-    const names = list.map(methodName).filter((name) => !UNGATED.has(name));
+    const refusal = await refuse(list.map(methodName), profile);
+    if (!refusal) return undefined;
+    if (refusal.hangup) return { status: 0, body: undefined, hangup: true };
+    return { status: refusal.status, headers: refusal.headers, body: rejectAll(body, refusal.code, refusal.message, refusal.data) };
+  }
+
+  /** The rate limit and the injected faults for the named methods of one request. */
+  async function refuse(methods: readonly string[], profile: ProfileName): Promise<GateRefusal | undefined> {
+    if (profile === 'internal') return undefined;
+    const limit = services.options.limits[profile].requestsPerSecond;
+    if (limit <= 0 && !faults.enabled) return undefined;
+    const names = methods.filter((name) => !UNGATED.has(name));
     if (names.length === 0) return undefined;
     if (limit > 0) {
       const rate = limiters[profile].take(names.length);
@@ -78,7 +108,9 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
         return {
           status: 429,
           headers: { 'retry-after': String(rate.retryAfterSeconds) },
-          body: rejectAll(body, ErrorCode.LimitExceeded, `${RATE_LIMIT_MESSAGE}: ${limit} requests per second allowed on the ${profile} endpoint`, data),
+          code: ErrorCode.LimitExceeded,
+          message: `${RATE_LIMIT_MESSAGE}: ${limit} requests per second allowed on the ${profile} endpoint`,
+          data,
         };
       }
     }
@@ -88,7 +120,7 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
     if (decision.timeoutMs > 0) {
       logger.debug(`injected fault: holding the connection ${decision.timeoutMs} ms, then closing it`, { profile, methods: names });
       await sleep(decision.timeoutMs);
-      return { status: 0, body: undefined, hangup: true };
+      return { status: 0, hangup: true, code: ErrorCode.ResourceUnavailable, message: 'injected timeout' };
     }
     if (decision.status !== 0) {
       logger.debug(`injected fault: HTTP ${decision.status}`, { profile, methods: names });
@@ -98,12 +130,14 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
       return {
         status: 429,
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
-        body: rejectAll(body, ErrorCode.LimitExceeded, `${RATE_LIMIT_MESSAGE} (injected fault)`, data),
+        code: ErrorCode.LimitExceeded,
+        message: `${RATE_LIMIT_MESSAGE} (injected fault)`,
+        data,
       };
     }
     if (decision.status === 503) {
       const headers = decision.retryAfterSeconds > 0 ? { 'retry-after': String(decision.retryAfterSeconds) } : undefined;
-      return { status: 503, headers, body: rejectAll(body, ErrorCode.ResourceUnavailable, `${SERVICE_UNAVAILABLE_MESSAGE} (injected fault)`) };
+      return { status: 503, headers, code: ErrorCode.ResourceUnavailable, message: `${SERVICE_UNAVAILABLE_MESSAGE} (injected fault)` };
     }
     return undefined;
   }
@@ -155,7 +189,7 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
     }
   }
 
-  return async function handle(body: unknown, profile: ProfileName): Promise<HandleResult> {
+  async function handle(body: unknown, profile: ProfileName): Promise<HandleResult> {
     try {
       if (Array.isArray(body)) {
         if (body.length === 0) return { status: 200, body: errorResponse(null, ErrorCode.InvalidRequest, 'empty batch') };
@@ -187,7 +221,9 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
       logger.error('request failed with an internal error', { profile, error: (error as Error)?.stack ?? String(error) });
       return { status: 500, body: errorResponse(null, ErrorCode.Internal, `internal error: ${(error as Error)?.message ?? String(error)}`) };
     }
-  };
+  }
+
+  return Object.assign(handle, { gate: refuse });
 }
 
 function elapsed(started: number): number {

@@ -16,6 +16,8 @@ export interface HttpOptions {
   apiKey: string;
   /** Per-profile limits (body size per profile); maxBodyBytes applies when absent. */
   limits?: ProfileLimitSet;
+  /** Routes served beside JSON-RPC on both servers (the x402 facilitator's). */
+  routes?: Router[];
 }
 
 /** The body limit of a profile's path. */
@@ -126,6 +128,7 @@ export function createExpressApp(services: NodeServices, http: HttpOptions): exp
       token: services.options.token.address,
     });
   });
+  for (const routes of http.routes ?? []) app.use(routes);
   app.use((req, res) => {
     res.status(404).json({ error: `no route for ${req.method} ${req.path}; JSON-RPC is POST / or POST /dedicated/<key>` });
   });
@@ -164,6 +167,7 @@ export function createRpcRouter(handle: RpcHandler, http: HttpOptions): Router {
     const limit = bodyLimit(http, which);
     answerRpc(handle, which, Buffer.byteLength(text) > limit ? null : text, limit).then((result) => send(res, result, http.cors));
   };
+  for (const routes of http.routes ?? []) router.use(routes);
   router.post('/', bodyParser, serve(() => 'public'));
   router.post('/dedicated/:key', bodyParser, serve((req) => (req.params.key === http.apiKey ? 'dedicated' : 'unauthorized')));
   router.use(((error, _req, res, next) => {

@@ -52,10 +52,13 @@ for (const { name, mode, start } of TARGETS) {
       const first = await tx.wait();
       assert.equal(first?.status, 1);
       const receipt = await waitUntil('the sealed receipt', async () => {
-        // The head first: a receipt read after the head reached its block is the sealed one.
-        const head = await provider.getBlockNumber();
-        const r = await provider.getTransactionReceipt(tx.hash);
-        return r && r.blockNumber <= head ? r : undefined;
+        // Raw calls, the head first: ethers keeps an identical request's answer for 250 ms, so its
+        // getTransactionReceipt can hand back the pre-confirmed receipt tx.wait() saw (zero
+        // blockHash) after the block sealed; and a receipt read after the head shows the block at
+        // or below it only once sealed.
+        const head = Number(await provider.send('eth_blockNumber', []));
+        const r = await provider.send('eth_getTransactionReceipt', [tx.hash]);
+        return r && Number(r.blockNumber) <= head ? { blockNumber: Number(r.blockNumber), blockHash: r.blockHash as string } : undefined;
       });
       assert.equal(await provider.getBalance(to, receipt.blockNumber), parseEther('1.5'));
       const block = await provider.getBlock(receipt.blockNumber);
