@@ -2,7 +2,7 @@
 // main.ts calls activateAuthorizations() and hands the result to the tests.
 import * as vscode from 'vscode';
 import type { EndpointRegistry } from '../rpc/endpoints';
-import { AuthorizationCommands, INSPECTOR_SCHEME, InspectorDocuments } from './commands';
+import { AuthorizationCommands, INSPECTOR_SCHEME, InspectorDocuments } from './commands/index';
 import type { LifecycleState } from './model';
 import { AuthorizationStore } from './store';
 import { AUTHORIZATIONS_VIEW, AuthorizationObserver, AuthorizationsTreeProvider, type AuthorizationNode } from './view';

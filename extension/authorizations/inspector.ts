@@ -58,7 +58,7 @@ const TYPE_STRING = (t: AuthorizationPrimaryType): string =>
   `${t}(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)`;
 
 /** The signer of an authorization signature under `primaryType`, or undefined if it does not recover. */
-export function recoverAuthorizationSigner(record: AuthorizationRecord, primaryType: AuthorizationPrimaryType, signature: string): string | undefined {
+export function recoverAuthorizationSigner(record: Pick<AuthorizationRecord, 'domain' | 'authorization'>, primaryType: AuthorizationPrimaryType, signature: string): string | undefined {
   if (!record.domain) return undefined;
   try {
     const fields = (TYPED_DATA_TYPES[primaryType] as Record<string, readonly { name: string; type: string }[]>)[primaryType];

@@ -15,6 +15,7 @@ export type CaptureRoute = 'receiveWithAuthorization' | 'transferWithAuthorizati
 export type AuthorizationPrimaryType = 'ReceiveWithAuthorization' | 'TransferWithAuthorization';
 
 export const CAPTURE_ROUTES: readonly CaptureRoute[] = ['receiveWithAuthorization', 'transferWithAuthorization'];
+export const AUTHORIZATION_PRIMARY_TYPES: readonly AuthorizationPrimaryType[] = ['ReceiveWithAuthorization', 'TransferWithAuthorization'];
 
 /** EIP-3009 and USDC verify each capture function against its own type. */
 export function primaryTypeFor(route: CaptureRoute): AuthorizationPrimaryType {

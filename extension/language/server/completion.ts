@@ -3,7 +3,8 @@
 // booleans, the `// @endpoint` / `// @profile` directive values; for
 // authorization files their members and the primaryType / captureRoute values. Pure.
 import { getLocation, parse, type Location, type Node } from './jsonc';
-import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, TOP_LEVEL_FIELDS } from './authorizationDiagnostics';
+import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, TOP_LEVEL_FIELDS } from '../../authorizations/authorizationFile';
+import { AUTHORIZATION_PRIMARY_TYPES, CAPTURE_ROUTES } from '../../authorizations/model';
 import { segmentAt, type ParsedRpcDocument } from './document';
 import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS, FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/catalog/index';
 import { HTTP_METHODS, TAG_DOCS, methodMarkdown } from './methods';
@@ -143,10 +144,10 @@ export function authorizationCompletions(text: string, offset: number): Completi
     return [];
   }
   if (path.length === 1 && path[0] === 'primaryType') {
-    return quoted(['ReceiveWithAuthorization', 'TransferWithAuthorization'].map((label) => ({ label, kind: 'value' as const, documentation: FIELD_DOCS.primaryType })), range);
+    return quoted(AUTHORIZATION_PRIMARY_TYPES.map((label) => ({ label, kind: 'value' as const, documentation: FIELD_DOCS.primaryType })), range);
   }
   if (path.length === 1 && path[0] === 'captureRoute') {
-    return quoted(['receiveWithAuthorization', 'transferWithAuthorization'].map((label) => ({ label, kind: 'value' as const, documentation: FIELD_DOCS.captureRoute })), range);
+    return quoted(CAPTURE_ROUTES.map((label) => ({ label, kind: 'value' as const, documentation: FIELD_DOCS.captureRoute })), range);
   }
   return [];
 }

@@ -4,7 +4,7 @@
 import { Interface } from 'ethers';
 import { EVENT_SIGNATURES, EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS } from '../../../mock-node/tokenKit/index';
 import { findNodeAtOffset, getNodePath, type Node } from './jsonc';
-import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, integerValue, parseAuthorizationFile } from './authorizationDiagnostics';
+import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, integerValue, parseAuthorizationTree } from '../../authorizations/authorizationFile';
 import { property, segmentAt, type ParsedRpcDocument } from './document';
 import { FILTER_FIELDS, TRANSACTION_FIELDS, isBlockTag, methodSpec } from '../../../mock-node/catalog/index';
 import { TAG_DOCS, methodMarkdown } from './methods';
@@ -111,7 +111,7 @@ export function rpcHover(doc: ParsedRpcDocument, offset: number, nowSeconds?: nu
 }
 
 export function authorizationHover(text: string, offset: number, nowSeconds: number): HoverResult | undefined {
-  const { root } = parseAuthorizationFile(text);
+  const { root } = parseAuthorizationTree(text);
   if (!root) return undefined;
   const node = findNodeAtOffset(root, offset, true);
   if (!node || (node.type !== 'string' && node.type !== 'number')) return undefined;

@@ -50,7 +50,7 @@ function validate(document: TextDocument): void {
   const text = document.getText();
   const problems = kind === 'rpc'
     ? analyzeRpcDocument(parseRpcDocument(text), { endpoints, chosenEndpointId: documentEndpoints[document.uri] })
-    : analyzeAuthorization(text, now());
+    : analyzeAuthorization(text, { now: now(), name: "this computer's clock" });
   void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: problems.map((p) => toDiagnostic(document, p)) });
 }
 

@@ -176,8 +176,10 @@ describe('authorization export and import', () => {
 
   it('rejects malformed input with a clear message', () => {
     const good = { authorization: storedRecord().authorization, signature: '0x11' };
-    assert.throws(() => parseImport('x'), /expected a JSON object/);
-    assert.throws(() => parseImport({ signature: '0x11' }), /authorization is missing/);
+    assert.throws(() => parseImport('x'), /JSON: syntax error/);
+    assert.throws(() => parseImport(42), /expected a stored authorization: a JSON object/);
+    assert.throws(() => parseImport('[1]'), /a stored authorization is an object/);
+    assert.throws(() => parseImport({ signature: '0x11' }), /missing "authorization"/);
     assert.throws(() => parseImport({ ...good, authorization: { ...good.authorization, nonce: '0x12' } }), /32 bytes/);
     assert.throws(() => parseImport({ ...good, authorization: { ...good.authorization, value: '1.5' } }), /whole number/);
     assert.throws(() => parseImport({ ...good, primaryType: 'Permit' }), /primaryType must be/);

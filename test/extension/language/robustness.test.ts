@@ -81,7 +81,7 @@ describe('language: any text, any offset', function () {
       for (let k = 1 + Math.floor(random() * 3); k > 0; k--) text = mutate(text, random);
       const offset = Math.floor(random() * (text.length + 1));
       try {
-        for (const problem of analyzeAuthorization(text, 1_800_000_100)) if (problem.fix) assert.ok(problem.fix.offset + problem.fix.length <= text.length, 'a fix inside the text');
+        for (const problem of analyzeAuthorization(text, { now: 1_800_000_100, name: 'the test clock' })) if (problem.fix) assert.ok(problem.fix.offset + problem.fix.length <= text.length, 'a fix inside the text');
         authorizationHover(text, offset, 1_800_000_100);
         authorizationCompletions(text, offset);
       } catch (error) {

@@ -1,0 +1,82 @@
+// The one `.authorization.json` reader: Import and the language server give the same verdict on
+// the same text, because both call it.
+import * as assert from 'node:assert/strict';
+import { readAuthorizationFile } from '../../../extension/authorizations/authorizationFile';
+import { parseImport } from '../../../extension/authorizations/exchange';
+import { exportAuthorization } from '../../../extension/authorizations/model';
+import { analyzeAuthorization } from '../../../extension/language/server/authorizationDiagnostics';
+import { drafted, signAs, signedRecord, VALID_AFTER } from './fixtures';
+
+const CLOCK = { now: VALID_AFTER + 100, name: 'the test clock' };
+
+describe('the .authorization.json reader shared by Import and the language server', () => {
+  let exported: Record<string, unknown>;
+  before(async () => {
+    exported = { ...exportAuthorization(signedRecord({ orderId: 'order-42' }), await signAs(drafted(), 'ReceiveWithAuthorization')) };
+  });
+
+  const variants = (): [string, string][] => {
+    const a = exported.authorization as Record<string, unknown>;
+    return [
+      ['as exported', JSON.stringify(exported)],
+      ['the seed form', JSON.stringify({ orderId: 'A-1', authorization: a, signature: exported.signature })],
+      ['a numeric orderId', JSON.stringify({ ...exported, orderId: 7 })],
+      ['a decimal amount', JSON.stringify({ ...exported, authorization: { ...a, value: '12.5' } })],
+      ['a 31-byte nonce', JSON.stringify({ ...exported, authorization: { ...a, nonce: `0x${'ab'.repeat(31)}` } })],
+      ['no signature', JSON.stringify({ ...exported, signature: undefined })],
+      ['a signature with v 0', JSON.stringify({ ...exported, signature: `${String(exported.signature).slice(0, 130)}00` })],
+      ['an unknown route', JSON.stringify({ ...exported, captureRoute: 'transfer' })],
+      ['the seed mismatch', JSON.stringify({ ...exported, primaryType: 'TransferWithAuthorization' })],
+      ['not JSON', '{"orderId": '],
+      ['an array', '[1]'],
+    ];
+  };
+
+  it('Import refuses exactly the files whose diagnostics leave a field unreadable, with the same sentences', () => {
+    const verdicts: Record<string, string> = {};
+    for (const [name, text] of variants()) {
+      const problems = analyzeAuthorization(text, CLOCK);
+      let refused: string | undefined;
+      try {
+        parseImport(text);
+      } catch (error) {
+        refused = (error as Error).message;
+      }
+      assert.equal(refused === undefined, readAuthorizationFile(text).value !== undefined, name);
+      if (refused) {
+        const errors = problems.filter((p) => p.severity === 'error');
+        assert.ok(errors.some((p) => refused!.includes(p.message)), `${name}: "${refused}" is one of the diagnostics ${JSON.stringify(errors.map((p) => p.message))}`);
+      }
+      verdicts[name] = refused ? 'refused' : problems.some((p) => p.severity === 'error') ? 'read, with errors' : 'read';
+    }
+    assert.deepEqual(verdicts, {
+      'as exported': 'read',
+      'the seed form': 'read',
+      'a numeric orderId': 'refused',
+      'a decimal amount': 'refused',
+      'a 31-byte nonce': 'refused',
+      'no signature': 'refused',
+      'a signature with v 0': 'read, with errors',
+      'an unknown route': 'refused',
+      'the seed mismatch': 'read, with errors',
+      'not JSON': 'refused',
+      'an array': 'refused',
+    });
+  });
+
+  it('reads the value Import stores: checksummed addresses, lower-case nonce, numbers for the window', () => {
+    const a = exported.authorization as Record<string, string>;
+    const text = JSON.stringify({ ...exported, authorization: { ...a, from: a.from.toLowerCase(), nonce: a.nonce.toUpperCase().replace('0X', '0x'), validAfter: Number(a.validAfter) } });
+    const { value } = readAuthorizationFile(text);
+    assert.deepEqual(value?.authorization, drafted().authorization);
+  });
+
+  it('judges the window only by a clock it is given, and names that clock', () => {
+    const text = JSON.stringify(exported);
+    const late = { now: drafted().authorization.validBefore + 5, name: 'block time of Mock node (public)' };
+    assert.deepEqual(readAuthorizationFile(text).problems, []);
+    const [expired] = readAuthorizationFile(text, late).problems;
+    assert.equal(expired.code, 'expired');
+    assert.match(expired.message, /^expired by block time of Mock node \(public\): validBefore/);
+  });
+});
