@@ -131,7 +131,9 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
   if (options.hasToken) children.push(tokenNode(ep));
   return {
     ...base,
-    description: `chain ${hexAsDecimal(o.chainId)} · ${o.clientVersion} · head #${hexAsDecimal(o.head)}`,
+    // No head here: a row that changes every block would refresh the whole endpoint subtree in
+    // VS Code every block (the block rows below show the head).
+    description: `chain ${hexAsDecimal(o.chainId)} · ${o.clientVersion}`,
     tooltip: `${ep.name}\n${ep.displayUrl}\nchain id ${hexAsDecimal(o.chainId)}\n${o.clientVersion}`,
     children,
   };

@@ -45,7 +45,6 @@ export function activateExplorer(
       return model.tag === 'pending' ? settings.flashblockMs : Math.max(settings.pollIntervalMs, 250);
     },
     tick: (signal) => model.tick(signal),
-    afterTick: () => tree.update(),
   });
   /** Polls only while the view is visible, the window focused, and pending on (or a poll interval set). */
   const updatePolling = (): void => {
@@ -55,7 +54,7 @@ export function activateExplorer(
   /** Re-reads everything shown once (tag switch, settings change); `idle()` waits for it. */
   let refreshing: Promise<void> = Promise.resolve();
   const refreshNow = (): void => {
-    refreshing = refreshing.then(() => model.refreshAll()).then(() => tree.update(), () => tree.update());
+    refreshing = refreshing.then(() => model.refreshAll()).catch(() => undefined);
   };
   const setEndpointCount = (): void => {
     void vscode.commands.executeCommand('setContext', 'chainExplorer.endpointCount', registry.list().length);
@@ -82,18 +81,12 @@ export function activateExplorer(
     treeView.onDidExpandElement(async (e) => {
       // Re-expanding an endpoint (its children cached by VS Code) puts it back into the polling.
       const spec = e.element.spec;
-      if (spec.kind === 'endpoint' && !model.isExpanded(spec.endpointId)) {
-        await model.expandEndpoint(spec.endpointId);
-        tree.update(e.element.id);
-      }
+      if (spec.kind === 'endpoint' && !model.isExpanded(spec.endpointId)) await model.expandEndpoint(spec.endpointId);
     }),
     treeView.onDidCollapseElement((e) => {
       const spec = e.element.spec;
       if (spec.kind === 'endpoint') model.collapseEndpoint(spec.endpointId);
-      else if (spec.section) {
-        model.closeSection(spec.endpointId, spec.section);
-        tree.update();
-      }
+      else if (spec.section) model.closeSection(spec.endpointId, spec.section);
     }),
     pending.onDidChange((on) => {
       model.setTag(on ? 'pending' : 'latest');
@@ -103,18 +96,20 @@ export function activateExplorer(
     }),
     registry.onDidChange(() => {
       setEndpointCount();
-      tree.update();
+      tree.refreshAll();
       offerToMoveKeys();
-      // An endpoint that failed while unexpanded (e.g. during a mock node restart) is read again.
-      void model.loadOverviews(true).then((read) => { if (read) tree.update(); });
+      // New endpoints are read, and one that failed while unexpanded (e.g. during a mock node restart) again.
+      void model.syncEndpoints(true);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       updatePolling();
+      tree.refreshAll();
       refreshNow();
     }),
   ];
   setEndpointCount();
+  void model.syncEndpoints();
   updateStatus();
   offerToMoveKeys();
   updatePolling();

@@ -1,5 +1,6 @@
 // What the explorer knows about each endpoint, how it loads it and how one poll tick refreshes it.
-// No vscode import: the tree provider renders it, the poller drives it.
+// Every load says which subtrees it may have changed (`onDidChange`); `roots()` only reads.
+// No vscode import: the tree refresher renders it, the poller drives it.
 import { RpcClient } from '../rpc/client';
 import { RateLimitedError } from '../rpc/errors';
 import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
@@ -59,16 +60,43 @@ export interface TickOutcome {
 /** Ticks between retries of unexpanded endpoints that could not be read (5 s at 200 ms). */
 const RETRY_UNEXPANDED_EVERY = 25;
 
+/** Tree ids of the subtrees a load may have changed. */
+export type ChangeListener = (ids: string[]) => void;
+
 export class ExplorerModel {
   tag: 'latest' | 'pending' = 'latest';
   private tickCount = 0;
   private readonly states = new Map<string, EndpointState>();
+  private readonly listeners = new Set<ChangeListener>();
 
   constructor(
     private readonly endpoints: () => ExplorerEndpoint[],
     private readonly settings: () => ModelSettings,
   ) {}
 
+  onDidChange(listener: ChangeListener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => { this.listeners.delete(listener); } };
+  }
+
+  private changed(ids: string[]): void {
+    if (ids.length === 0) return;
+    for (const listener of [...this.listeners]) listener(ids);
+  }
+
+  /**
+   * Follows the endpoint list: forgets endpoints that left, starts over for a changed URL, and
+   * reads the overview of endpoints not read yet (`retryFailed`: also of those whose read failed).
+   */
+  async syncEndpoints(retryFailed = false): Promise<void> {
+    const live = new Set(this.endpoints().map((e) => e.id));
+    const gone = [...this.states.keys()].filter((id) => !live.has(id));
+    for (const id of gone) this.states.delete(id);
+    this.changed(gone);
+    await this.loadOverviews(retryFailed);
+  }
+
+  /** The endpoint's state, created (or started over for a new URL) when a load needs it. */
   private state(endpoint: ExplorerEndpoint): EndpointState {
     let state = this.states.get(endpoint.id);
     if (!state || state.url !== endpoint.url) {
@@ -85,32 +113,35 @@ export class ExplorerModel {
         skipTicks: 0,
       };
       this.states.set(endpoint.id, state);
+      this.changed([endpoint.id]);
     }
     return state;
   }
 
-  private view(endpoint: ExplorerEndpoint, state: EndpointState): EndpointView {
+  /** The state to show: none yet, or one left from another URL, shows as not read. */
+  private shownState(endpoint: ExplorerEndpoint): EndpointState | undefined {
+    const state = this.states.get(endpoint.id);
+    return state && state.url === endpoint.url ? state : undefined;
+  }
+
+  private view(endpoint: ExplorerEndpoint, state: EndpointState | undefined): EndpointView {
     return {
       id: endpoint.id, name: endpoint.name, displayUrl: endpoint.displayUrl, curlUrl: endpoint.displayUrl,
-      overview: state.overview, block: state.block, receipts: state.receipts, logs: state.logs,
-      accounts: state.accounts, storage: state.storage, token: state.token, open: state.open,
+      overview: state?.overview, block: state?.block, receipts: state?.receipts, logs: state?.logs,
+      accounts: state?.accounts, storage: state?.storage, token: state?.token, open: state?.open ?? new Set(),
     };
   }
 
-  /** The whole tree as it stands. */
+  /** The whole tree as it stands (reads only). */
   roots(): NodeSpec[] {
     const settings = this.settings();
-    const live = new Set<string>();
-    const roots = this.endpoints().map((endpoint) => {
-      live.add(endpoint.id);
-      const state = this.state(endpoint);
-      return endpointNode(this.view(endpoint, state), { tag: this.tag, pendingRefreshes: state.pendingRefreshes }, {
+    return this.endpoints().map((endpoint) => {
+      const state = this.shownState(endpoint);
+      return endpointNode(this.view(endpoint, state), { tag: this.tag, pendingRefreshes: state?.pendingRefreshes ?? 0 }, {
         showSafeFinalized: settings.showSafeFinalized,
         hasToken: endpoint.tokenAddress !== undefined,
       });
     });
-    for (const id of [...this.states.keys()]) if (!live.has(id)) this.states.delete(id);
-    return roots;
   }
 
   endpoint(id: string): ExplorerEndpoint | undefined {
@@ -134,6 +165,7 @@ export class ExplorerModel {
       state.counter.reset();
       state.pendingRefreshes = 0;
     }
+    this.changed([...this.states.keys()].map(blockId));
   }
 
   isExpanded(id: string): boolean {
@@ -157,19 +189,18 @@ export class ExplorerModel {
 
   /**
    * Reads chain id, client version and head for endpoints not read yet, so the endpoint row shows
-   * them before anyone expands it (refreshing a row while it expands can leave it empty).
-   * Resolves true when something was read.
+   * them before anyone expands it.
    */
-  async loadOverviews(retryFailed = false): Promise<boolean> {
+  private async loadOverviews(retryFailed = false): Promise<void> {
     const settings = this.settings();
     const wanted = this.endpoints().map((endpoint) => ({ endpoint, state: this.state(endpoint) }))
       .filter(({ state }) => (state.overview === undefined || (retryFailed && !state.overview.ok && !state.expanded))
         && !state.loading.has('overview'));
-    await Promise.all(wanted.map(({ state }) => this.once(state, 'overview', async () => {
+    await Promise.all(wanted.map(({ endpoint, state }) => this.once(state, 'overview', async () => {
       const overview = await state.reader.overview(settings.showSafeFinalized);
       if (state.overview === undefined || !state.overview.ok) state.overview = overview;
+      this.changed([endpoint.id]);
     })));
-    return wanted.length > 0;
   }
 
   private once(state: EndpointState, key: string, load: () => Promise<void>): Promise<void> {
@@ -194,11 +225,16 @@ export class ExplorerModel {
     const wasOpen = state.open.has(section);
     state.open.add(section);
     if (wasOpen && state[section] !== undefined && !state.loading.has(section)) return;
-    await this.once(state, section, () => this.loadSection(endpoint, state, section));
+    await this.once(state, section, async () => {
+      await this.loadSection(endpoint, state, section);
+      this.changed([sectionId(endpoint.id, section)]);
+    });
   }
 
   closeSection(id: string, section: SectionKey): void {
-    this.states.get(id)?.open.delete(section);
+    const state = this.states.get(id);
+    if (!state?.open.delete(section)) return;
+    this.changed([sectionId(id, section)]);
   }
 
   /**
@@ -247,7 +283,19 @@ export class ExplorerModel {
     return { text: statusBarText(this.tag, title.number, state.pendingRefreshes), endpointName: endpoint.name };
   }
 
+  /** Reads the endpoint's block and what is open under it, then says what may have changed. */
   private async refreshEndpoint(
+    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
+  ): Promise<{ ok: boolean; retryAfterMs?: number }> {
+    try {
+      return await this.readEndpoint(endpoint, state, full, signal);
+    } finally {
+      // The overview and the token shape rows all over the endpoint: the whole subtree is compared.
+      if (!signal?.aborted) this.changed([endpoint.id]);
+    }
+  }
+
+  private async readEndpoint(
     endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
   ): Promise<{ ok: boolean; retryAfterMs?: number }> {
     const settings = this.settings();
@@ -306,4 +354,14 @@ export class ExplorerModel {
         break;
     }
   }
+}
+
+/** The tree id of the block node at the current tag. */
+export function blockId(endpointId: string): string {
+  return `${endpointId}/block`;
+}
+
+/** The tree id of a lazy section's node. */
+export function sectionId(endpointId: string, section: SectionKey): string {
+  return section === 'receipts' || section === 'logs' ? `${blockId(endpointId)}/${section}` : `${endpointId}/${section}`;
 }

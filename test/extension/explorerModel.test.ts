@@ -130,8 +130,7 @@ describe('ExplorerModel retries an unexpanded endpoint that could not be read @i
     const url = `http://127.0.0.1:${port}/`;
     const endpoints: ExplorerEndpoint[] = [{ id: 'ep:later', name: 'later', url, displayUrl: url }];
     const model = new ExplorerModel(() => endpoints, () => settings);
-    model.roots();
-    await model.loadOverviews();
+    await model.syncEndpoints();
     assert.match(model.roots()[0].description ?? '', /endpoint unreachable/);
     const again = await startMockNode({ port, auto: false, quiet: true });
     try {

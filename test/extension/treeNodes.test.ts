@@ -17,7 +17,7 @@ describe('explorer tree nodes', () => {
   it('builds the endpoint with chain id, client version and head', () => {
     const node = endpointNode(endpointView(), { tag: 'latest', pendingRefreshes: 0 }, { showSafeFinalized: false, hasToken: true });
     assert.equal(node.label, 'Mock node (public)');
-    assert.equal(node.description, 'chain 31337 · chain-mock-node/0.1.0 · head #123');
+    assert.equal(node.description, 'chain 31337 · chain-mock-node/0.1.0');
     assert.deepEqual(node.children?.map((c) => c.label), ['latest #123', 'Accounts', 'Storage', 'Token']);
   });
 

@@ -38,7 +38,7 @@ describe('RPC explorer with the mock node', function () {
   it('shows the endpoint (chain id, client version, head) and the latest block', async () => {
     const children = await childrenAt(explorer, [PUBLIC]);
     const endpoint = await nodeAt(explorer, [PUBLIC]);
-    assert.match(endpoint!.spec.description ?? '', /^chain 31337 · chain-mock-node\/[\d.]+ · head #\d+$/);
+    assert.match(endpoint!.spec.description ?? '', /^chain 31337 · chain-mock-node\/[\d.]+$/);
     assert.match(children[0].spec.label, /^latest #\d+$/);
     const blockChildren = await explorer.tree.getChildren(children[0]);
     assert.deepEqual(blockChildren.map((c) => c.spec.label), ['Transactions', 'Receipts', 'Logs', 'Header']);
@@ -128,6 +128,7 @@ describe('RPC explorer with the mock node', function () {
       await waitFor('polling', () => explorer.poller.active);
       await vscode.commands.executeCommand('workbench.view.explorer');
       await waitFor('the poller to stop with the view hidden', () => !explorer.poller.active);
+      await explorer.idle(); // the one refresh that turning pending on started
       await waitFor('no request in flight at the node', () => proxy.inFlight === 0);
       const hidden = proxy.count;
       await sleep(1000);

@@ -153,11 +153,15 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       await row(page, 'Mock node (dedicated)').waitFor({ timeout: 5000 });
     });
 
-    await step('expands the endpoint and the latest block with clicks', async () => {
+    await step('expands the endpoint, then at once the latest block: it lists its children (issue 11)', async () => {
+      // The bug: the endpoint was read before it was expanded, a block was sealed meanwhile, and
+      // expanding it read it again; the explorer then refreshed the endpoint row right after VS
+      // Code had listed its children, and a block expanded in that moment stayed empty for good.
+      await row(page, /Mock node \(public\).*chain 31337/).waitFor({ timeout: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // the mock node seals a block every 2 s
       await row(page, 'Mock node (public)').click();
-      await row(page, /latest #\d+/).waitFor({ timeout: 10_000 });
-      await row(page, /latest #\d+/).click();
-      await row(page, 'Transactions').waitFor({ timeout: 10_000 });
+      await row(page, /latest #\d+/).click({ timeout: 10_000 });
+      for (const child of ['Transactions', 'Receipts', 'Logs', 'Header']) await row(page, child).waitFor({ timeout: 10_000 });
       await page.locator('.statusbar-item', { hasText: /latest #\d+/ }).waitFor({ timeout: 10_000 });
       await shot('explorer-latest.png');
     });
