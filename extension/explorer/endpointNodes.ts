@@ -1,5 +1,7 @@
 // The endpoint node and its state sections (accounts, storage slots, token). No vscode import.
 import { blockNode } from './blockNodes';
+import { foundGroup, goToRow } from './foundNodes';
+import { recentNode } from './recentNodes';
 import { hexAsDecimal, hexToBigInt, shortHex, tokenUnits, weiAsEth } from './format';
 import type { EndpointView, NodeSpec, SectionKey, TagView } from './nodeSpec';
 
@@ -114,7 +116,9 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
   if (!overview) return base;
   if (!overview.ok) return { ...base, icon: 'debug-disconnect', description: `${ep.displayUrl} · ${overview.error}`, children: [errorChild(id, ep.id, overview.error)] };
   const o = overview.value;
-  const children: NodeSpec[] = [blockNode(ep, tagView, tokenFormat(ep))];
+  const token = tokenFormat(ep);
+  const found = foundGroup(ep, { decimals: token?.decimals ?? 6, symbol: token?.symbol ?? '', address: ep.token?.ok ? ep.token.value.address : undefined });
+  const children: NodeSpec[] = [goToRow(ep.id), ...(found ? [found] : []), blockNode(ep, tagView, token), recentNode(ep)];
   if (options.showSafeFinalized) {
     for (const tag of ['safe', 'finalized'] as const) {
       const value = o[tag];

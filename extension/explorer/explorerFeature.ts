@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EndpointRegistry } from '../rpc/endpoints';
 import { readSettings, SECTION } from '../settings';
 import { registerExplorerCommands } from './explorerCommands';
+import { registerGoToCommands } from './goToCommands';
 import { ExplorerModel } from './explorerModel';
 import type { JsonDocuments } from './jsonDocuments';
 import { PendingToggle } from './pendingToggle';
@@ -42,13 +43,15 @@ export function activateExplorer(
   const poller = new Poller({
     intervalMs: () => {
       const settings = readSettings();
-      return model.tag === 'pending' ? settings.flashblockMs : Math.max(settings.pollIntervalMs, 250);
+      if (model.tag === 'pending') return settings.flashblockMs;
+      return settings.pollIntervalMs > 0 ? Math.max(settings.pollIntervalMs, 250) : model.blockTimeMs();
     },
     tick: (signal) => model.tick(signal),
   });
-  /** Polls only while the view is visible, the window focused, and pending on (or a poll interval set). */
+  /** Polls only while the view is visible, the window focused, and pending on or latest followed. */
   const updatePolling = (): void => {
-    const wanted = model.tag === 'pending' || readSettings().pollIntervalMs > 0;
+    const settings = readSettings();
+    const wanted = model.tag === 'pending' || settings.pollIntervalMs > 0 || settings.followLatest;
     poller.setActive(wanted && treeView.visible && vscode.window.state.focused);
   };
   /** Re-reads everything shown once (tag switch, settings change); `idle()` waits for it. */
@@ -75,6 +78,7 @@ export function activateExplorer(
   const disposables: vscode.Disposable[] = [
     tree, treeView, pending, poller,
     ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
+    ...registerGoToCommands({ model, tree, treeView, registry, output }),
     tree.onDidUpdate(updateStatus),
     treeView.onDidChangeVisibility(updatePolling),
     vscode.window.onDidChangeWindowState(updatePolling),

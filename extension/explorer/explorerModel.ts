@@ -4,8 +4,12 @@
 import { RpcClient } from '../rpc/client';
 import { RateLimitedError } from '../rpc/errors';
 import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
+import { ChainLookups } from './chainLookups';
+import { EndpointBrowser, type GoToOutcome } from './endpointBrowser';
 import { endpointNode } from './endpointNodes';
 import { EndpointReader } from './endpointReader';
+import { foundId } from './foundNodes';
+import { recentSectionId } from './recentNodes';
 import type {
   AccountData, BlockJson, EndpointData, EndpointView, FilterLogs, Loaded, LogFilterSetting, NodeSpec, Overview, ReceiptJson, SectionKey,
   SlotData, SlotSetting, TokenData,
@@ -27,11 +31,16 @@ export interface ModelSettings {
   watchedAccounts: string[];
   storageSlots: SlotSetting[];
   logFilters: LogFilterSetting[];
+  /** Blocks per page of Recent blocks. */
+  recentBlocks: number;
+  /** Blocks back an address's token transfers are searched. */
+  addressHistoryBlocks: number;
 }
 
 interface EndpointState extends EndpointData {
   url: string;
   reader: EndpointReader;
+  browser: EndpointBrowser;
   expanded: boolean;
   open: Set<SectionKey>;
   counter: PendingRefreshCounter;
@@ -101,9 +110,11 @@ export class ExplorerModel {
     let state = this.states.get(endpoint.id);
     if (!state || state.url !== endpoint.url) {
       // A new URL (a restarted mock node on another port) starts from scratch, keeping what was open.
+      const reader = new EndpointReader(new RpcClient(endpoint.url, { timeoutMs: this.settings().requestTimeoutMs }));
       state = {
         url: endpoint.url,
-        reader: new EndpointReader(new RpcClient(endpoint.url, { timeoutMs: this.settings().requestTimeoutMs })),
+        reader,
+        browser: new EndpointBrowser(new ChainLookups(reader)),
         expanded: state?.expanded ?? false,
         open: state?.open ?? new Set(),
         counter: new PendingRefreshCounter(),
@@ -129,6 +140,9 @@ export class ExplorerModel {
       id: endpoint.id, name: endpoint.name, displayUrl: endpoint.displayUrl, curlUrl: endpoint.displayUrl,
       overview: state?.overview, block: state?.block, receipts: state?.receipts, logs: state?.logs,
       accounts: state?.accounts, storage: state?.storage, token: state?.token, open: state?.open ?? new Set(),
+      blockReceipts: this.tag === 'latest' ? state?.browser.blockReceipts : undefined,
+      recent: state?.browser.recent, recentBlocks: state?.browser.recentBlocks, found: state?.browser.found,
+      recentPageSize: this.settings().recentBlocks,
     };
   }
 
@@ -224,11 +238,51 @@ export class ExplorerModel {
     const state = this.state(endpoint);
     const wasOpen = state.open.has(section);
     state.open.add(section);
-    if (wasOpen && state[section] !== undefined && !state.loading.has(section)) return;
+    if (wasOpen && this.sectionLoaded(state, section) && !state.loading.has(section)) return;
     await this.once(state, section, async () => {
       await this.loadSection(endpoint, state, section);
       this.changed([sectionId(endpoint.id, section)]);
     });
+  }
+
+  private sectionLoaded(state: EndpointState, section: SectionKey): boolean {
+    if (section === 'recent') return state.browser.recent !== undefined;
+    if (section.startsWith('block:')) return state.browser.recentBlocks.has(section);
+    return state[section as 'receipts' | 'logs' | 'accounts' | 'storage' | 'token'] !== undefined;
+  }
+
+  private browserSettings(endpoint: ExplorerEndpoint): { recentBlocks: number; addressHistoryBlocks: number; tokenAddress?: string } {
+    const settings = this.settings();
+    return { recentBlocks: settings.recentBlocks, addressHistoryBlocks: settings.addressHistoryBlocks, tokenAddress: endpoint.tokenAddress };
+  }
+
+  /**
+   * Go to…: resolves a block number or tag, a hash or an address on the endpoint and keeps it
+   * as its newest Go to result; the outcome names the tree id to reveal, or says what failed.
+   */
+  async goTo(id: string, text: string): Promise<{ ok: true; nodeId: string } | { ok: false; message: string }> {
+    const endpoint = this.endpoint(id);
+    if (!endpoint) return { ok: false, message: 'that endpoint is gone' };
+    const state = this.state(endpoint);
+    const outcome: GoToOutcome = await state.browser.goTo(text, this.browserSettings(endpoint));
+    if (!outcome.ok) return outcome;
+    this.changed([endpoint.id]);
+    return { ok: true, nodeId: foundId(endpoint.id, outcome.found) };
+  }
+
+  /** Adds a page of older blocks under Recent blocks. */
+  async loadOlderBlocks(id: string): Promise<void> {
+    const endpoint = this.endpoint(id);
+    if (!endpoint) return;
+    const state = this.state(endpoint);
+    await this.once(state, 'older', () => state.browser.loadOlder(this.browserSettings(endpoint)));
+    this.changed([recentSectionId(endpoint.id)]);
+  }
+
+  /** How often `latest` is checked while following the chain: the block time seen (default 2 s). */
+  blockTimeMs(): number {
+    const seen = this.expandedEndpoints().map((e) => this.states.get(e.id)?.browser.blockTimeMs).filter((ms): ms is number => ms !== undefined && ms > 0);
+    return Math.min(12_000, Math.max(1000, seen.length > 0 ? Math.min(...seen) : 2000));
   }
 
   closeSection(id: string, section: SectionKey): void {
@@ -299,9 +353,18 @@ export class ExplorerModel {
     endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
   ): Promise<{ ok: boolean; retryAfterMs?: number }> {
     const settings = this.settings();
+    // Following latest: one cheap head check; the rest is read only when a new block came.
+    if (this.tag === 'latest' && !full && state.block?.ok && state.block.value && state.overview?.ok) {
+      try {
+        const now = await state.browser.lookups.head(signal);
+        if (`0x${now.toString(16)}` === state.block.value.number) return { ok: true };
+      } catch { /* read in full below, which records the error */ }
+    }
     const { block, head, error } = await state.reader.block(this.tag, signal);
     if (signal?.aborted) return { ok: true };
     state.block = block;
+    if (block.ok && this.tag === 'latest') await state.browser.observeLatest(block.value, signal);
+    if (block.ok && state.open.has('recent') && head !== undefined) await state.browser.followHead(this.browserSettings(endpoint), BigInt(head), signal);
     const headMoved = !state.overview?.ok || state.overview.value.head !== head;
     if (full || headMoved || !block.ok) {
       state.overview = await state.reader.overview(settings.showSafeFinalized, signal);
@@ -317,7 +380,7 @@ export class ExplorerModel {
       state.token = await state.reader.token(endpoint.tokenAddress, 'latest', signal);
     }
     for (const section of state.open) {
-      if (section === 'token') continue;
+      if (section === 'token' || section === 'recent' || section.startsWith('block:')) continue;
       // A public endpoint's 403 on receipts does not change from tick to tick: ask again only on a
       // full refresh (the Refresh command, switching the tag, expanding again).
       if (section === 'receipts' && !full && state.receipts?.ok === false && state.receipts.needsDedicated) continue;
@@ -329,7 +392,14 @@ export class ExplorerModel {
   private async loadSection(endpoint: ExplorerEndpoint, state: EndpointState, section: SectionKey, signal?: AbortSignal): Promise<void> {
     const settings = this.settings();
     const block = state.block?.ok ? state.block.value : undefined;
+    if (section.startsWith('block:')) {
+      await state.browser.loadBlock(section, signal);
+      return;
+    }
     switch (section) {
+      case 'recent':
+        await state.browser.loadRecent(this.browserSettings(endpoint), undefined, signal);
+        break;
       case 'receipts':
         state.receipts = await state.reader.receipts(this.tag, block, signal);
         break;
@@ -363,5 +433,6 @@ export function blockId(endpointId: string): string {
 
 /** The tree id of a lazy section's node. */
 export function sectionId(endpointId: string, section: SectionKey): string {
+  if (section.startsWith('block:')) return `${recentSectionId(endpointId)}/${section.slice('block:'.length)}`;
   return section === 'receipts' || section === 'logs' ? `${blockId(endpointId)}/${section}` : `${endpointId}/${section}`;
 }

@@ -68,6 +68,18 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
     return this.refresher.node(id);
   }
 
+  /** The node once the tree holds it and VS Code has applied the refreshes fired so far. */
+  async revealable(id: string, timeoutMs = 5000): Promise<ExplorerNode | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    let node = this.refresher.node(id);
+    while (!node && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      node = this.refresher.node(id);
+    }
+    if (node) await this.refresher.quiet();
+    return node;
+  }
+
   /** Compares the whole tree with what VS Code shows at the next refresh (settings changed). */
   refreshAll(): void {
     this.refresher.request();

@@ -57,6 +57,7 @@ export class TreeRefresher {
   private readonly timers: RefresherTimers;
   /** Change events fired (diagnostics and tests). */
   changeEvents = 0;
+  private lastFireAt = 0;
 
   constructor(private readonly options: TreeRefresherOptions) {
     this.timers = options.timers ?? defaultTimers;
@@ -196,8 +197,21 @@ export class TreeRefresher {
     return false;
   }
 
+  /**
+   * Resolves once no refresh has been fired for `ms` (VS Code applies refreshes ~200 ms after
+   * the event: revealing a node before that races with the refresh registering it).
+   */
+  async quiet(ms = 300): Promise<void> {
+    for (;;) {
+      const wait = this.lastFireAt + ms - Date.now();
+      if (wait <= 0) return;
+      await new Promise((resolve) => this.timers.setTimeout(() => resolve(undefined), wait));
+    }
+  }
+
   private fire(node: ExplorerNode | undefined): void {
     this.changeEvents++;
+    this.lastFireAt = Date.now();
     this.options.fire(node);
   }
 
