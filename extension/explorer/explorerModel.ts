@@ -263,6 +263,8 @@ export class ExplorerModel {
   async goTo(id: string, text: string): Promise<{ ok: true; nodeId: string } | { ok: false; message: string }> {
     const endpoint = this.endpoint(id);
     if (!endpoint) return { ok: false, message: 'that endpoint is gone' };
+    // The result shows under the endpoint, which VS Code expands to reveal it: read it first.
+    await this.expandEndpoint(id);
     const state = this.state(endpoint);
     const outcome: GoToOutcome = await state.browser.goTo(text, this.browserSettings(endpoint));
     if (!outcome.ok) return outcome;
@@ -341,23 +343,27 @@ export class ExplorerModel {
   private async refreshEndpoint(
     endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
   ): Promise<{ ok: boolean; retryAfterMs?: number }> {
+    let quiet = false;
     try {
-      return await this.readEndpoint(endpoint, state, full, signal);
+      const result = await this.readEndpoint(endpoint, state, full, signal);
+      quiet = result.quiet === true;
+      return result;
     } finally {
       // The overview and the token shape rows all over the endpoint: the whole subtree is compared.
-      if (!signal?.aborted) this.changed([endpoint.id]);
+      if (!signal?.aborted && !quiet) this.changed([endpoint.id]);
     }
   }
 
+  /** `quiet`: nothing was read beyond the head, which had not moved. */
   private async readEndpoint(
     endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
-  ): Promise<{ ok: boolean; retryAfterMs?: number }> {
+  ): Promise<{ ok: boolean; retryAfterMs?: number; quiet?: boolean }> {
     const settings = this.settings();
     // Following latest: one cheap head check; the rest is read only when a new block came.
     if (this.tag === 'latest' && !full && state.block?.ok && state.block.value && state.overview?.ok) {
       try {
         const now = await state.browser.lookups.head(signal);
-        if (`0x${now.toString(16)}` === state.block.value.number) return { ok: true };
+        if (`0x${now.toString(16)}` === state.block.value.number) return { ok: true, quiet: true };
       } catch { /* read in full below, which records the error */ }
     }
     const { block, head, error } = await state.reader.block(this.tag, signal);
