@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openBrowser, workbenchUrl } from '../browserDriver';
-import { startCodeServer } from '../codeServer';
+import { freePort, startCodeServer } from '../codeServer';
 import { ensureVsCodeTools } from '../installTools';
 import { findProcesses, measureCpu } from './processCpu';
 
@@ -82,6 +82,26 @@ async function runCommandAndChoose(page: Page, title: string, label: string): Pr
   throw lastError;
 }
 
+async function rpcCall(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = await response.json() as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/** 2.5 USDC from the first dev account to the second, as a dapp would send it; resolves once mined. */
+async function sendTokenTransfer(url: string): Promise<string> {
+  const [from, to] = await rpcCall(url, 'eth_accounts', []) as string[];
+  const token = '0x3600000000000000000000000000000000000000';
+  const data = `0xa9059cbb${to.slice(2).padStart(64, '0')}${(2_500_000).toString(16).padStart(64, '0')}`;
+  const hash = await rpcCall(url, 'eth_sendTransaction', [{ from, to: token, data }]) as string;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    if (await rpcCall(url, 'eth_getTransactionReceipt', [hash])) return hash;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`transfer ${hash} not mined within 15 s`);
+}
+
 export async function runUiTest(repoRoot: string): Promise<UiResult> {
   const tools = ensureVsCodeTools();
   const shotsDir = process.env.CHAIN_EXPLORER_SCREENSHOTS === 'media'
@@ -89,6 +109,9 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
     : path.join(repoRoot, 'test-results', 'screenshots');
   fs.mkdirSync(shotsDir, { recursive: true });
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-explorer-ui-'));
+  // The mock node on a port the test knows, so it can send transactions as a dapp would.
+  const nodePort = await freePort();
+  const nodeUrl = `http://127.0.0.1:${nodePort}/`;
   const server = await startCodeServer(tools, {
     folder: workspace,
     settings: {
@@ -96,6 +119,7 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       'workbench.colorTheme': 'Default Dark Modern',
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'workbench.tips.enabled': false,
+      'chainExplorer.mockNode.options': { port: nodePort },
     },
   });
   let browser: Awaited<ReturnType<typeof openBrowser>>;
@@ -164,6 +188,50 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       for (const child of ['Transactions', 'Receipts', 'Logs', 'Header']) await row(page, child).waitFor({ timeout: 10_000 });
       await page.locator('.statusbar-item', { hasText: /latest #\d+/ }).waitFor({ timeout: 10_000 });
       await shot('explorer-latest.png');
+    });
+
+    await step('follows latest with pending off: two new heads show without any click', async () => {
+      const shown = Number(/latest #(\d+)/.exec(await row(page, /latest #\d+/).innerText())?.[1]);
+      await row(page, new RegExp(`latest #${shown + 2}\\b`)).waitFor({ timeout: 15_000 });
+      await row(page, 'Transactions').waitFor({ timeout: 5000 }); // still expanded, with its children
+    });
+
+    let transfer = '';
+    await step('a dapp sends a token transfer; Go to (palette) finds it by its hash, with its status', async () => {
+      transfer = await sendTokenTransfer(nodeUrl);
+      await runCommand(page, 'Chain: Go to Block, Transaction or Address');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(transfer);
+      await page.keyboard.press('Enter');
+      await row(page, new RegExp(`tx ${transfer.slice(0, 10)}.*success · block #\\d+`)).waitFor({ timeout: 15_000 });
+      await shot('explorer-goto-transaction.png');
+    });
+
+    await step('one click on the sender (a link) opens the address: balances, nonce, the token transfer out', async () => {
+      await row(page, /^from0x/).click();
+      await row(page, /out · Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC/).waitFor({ timeout: 15_000 });
+      await row(page, /^nonce\d+ · pending \d+/).waitFor({ timeout: 5000 });
+      await shot('explorer-address.png');
+    });
+
+    await step('finds the transfer in Recent blocks: expands its block, the transaction shows its status', async () => {
+      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
+      await row(page, 'Mock node (public)').click();
+      await row(page, 'Recent blocks').click();
+      const number = Number(await rpcCall(nodeUrl, 'eth_getTransactionReceipt', [transfer]).then((r) => (r as { blockNumber: string }).blockNumber));
+      const blockRow = row(page, new RegExp(`^#${number}0x`));
+      // Ten blocks a page: when the transfer's block has scrolled out of the first, load older ones.
+      for (let page_ = 0; page_ < 3 && !(await blockRow.waitFor({ timeout: 3000 }).then(() => true, () => false)); page_++) {
+        await row(page, /Load \d+ older blocks/).click();
+      }
+      await blockRow.click({ timeout: 10_000 });
+      await row(page, new RegExp(`#0 ${transfer.slice(0, 10)}.*success · 0xf39f`)).waitFor({ timeout: 10_000 });
+      await shot('explorer-recent-blocks.png');
+      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
+      await row(page, 'Mock node (public)').click();
+      await row(page, /latest #\d+/).click();
+      await row(page, 'Transactions').waitFor({ timeout: 10_000 });
     });
 
     await step('flips pending on with the view title button; the status bar shows pending', async () => {
