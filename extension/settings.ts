@@ -21,6 +21,8 @@ export interface ExplorerSettings {
   recentBlocks: number;
   /** Blocks back an address's token transfers are searched. */
   addressHistoryBlocks: number;
+  /** Blocks the Activity filters follow. */
+  activityBlocks: number;
   requestTimeoutMs: number;
   showSafeFinalized: boolean;
   watchedAccounts: string[];
@@ -43,6 +45,7 @@ export function readSettings(): ExplorerSettings {
     followLatest: c.get<boolean>('followLatest') ?? true,
     recentBlocks: Math.min(100, Math.max(1, Math.floor(c.get<number>('recentBlocks') ?? 10))),
     addressHistoryBlocks: Math.min(100_000, Math.max(1, Math.floor(c.get<number>('addressHistoryBlocks') ?? 2000))),
+    activityBlocks: Math.min(10_000, Math.max(1, Math.floor(c.get<number>('activityBlocks') ?? 100))),
     requestTimeoutMs: Math.max(500, c.get<number>('requestTimeoutMs') ?? 10_000),
     showSafeFinalized: c.get<boolean>('showSafeFinalized') ?? true,
     watchedAccounts: list('watchedAccounts', (v): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)),

@@ -4,7 +4,8 @@
 import { hexToBigInt } from './format';
 import { ChainLookups, type ReceiptSummary } from './chainLookups';
 import { describeTarget, parseGoTo, type GoToTarget } from './goToInput';
-import type { BlockDetail, BlockJson, Found, Loaded } from './nodeSpec';
+import { mergeActivity, REORG_WINDOW, type ActivityFilter } from './activity';
+import type { BlockDetail, BlockJson, Found, Loaded, LogFilterSetting } from './nodeSpec';
 import { failure } from './endpointReader';
 import { describeRpcError } from '../rpc/errors';
 
@@ -19,6 +20,9 @@ export interface BrowserSettings {
   /** Blocks back an address's token transfers are searched. */
   addressHistoryBlocks: number;
   tokenAddress?: string;
+  /** The filters Activity follows, and over how many blocks. */
+  activityFilters: LogFilterSetting[];
+  activityBlocks: number;
 }
 
 export type GoToOutcome = { ok: true; found: Found } | { ok: false; message: string };
@@ -31,6 +35,9 @@ export class EndpointBrowser {
   private pages = 1;
   readonly recentBlocks = new Map<string, Loaded<BlockDetail>>();
   found: Found[] = [];
+  /** Log filters following the last blocks. */
+  activity?: Loaded<ActivityFilter[]>;
+  private activityHead?: bigint;
   /** Receipt status per transaction of the latest block. */
   blockReceipts?: Map<string, ReceiptSummary>;
   private lastBlock?: { number: bigint; timestamp: bigint };
@@ -93,6 +100,56 @@ export class EndpointBrowser {
       return;
     }
     this.recent = { ok: true, value: next.slice(0, settings.recentBlocks * this.pages) };
+  }
+
+  /** Reads every filter's matches over the last `activityBlocks` blocks. */
+  async loadActivity(settings: BrowserSettings, signal?: AbortSignal): Promise<void> {
+    try {
+      const head = await this.lookups.head(signal);
+      const from = this.windowStart(head, settings);
+      const filters: ActivityFilter[] = [];
+      for (const filter of settings.activityFilters) {
+        const fresh = await this.lookups.logsInRange(activityQuery(filter), from, head, { requests: 0 }, signal);
+        filters.push({ filter, logs: mergeActivity([], fresh, from, from) });
+      }
+      this.activity = { ok: true, value: filters };
+      this.activityHead = head;
+    } catch (error) {
+      this.activity = failure(error);
+    }
+  }
+
+  /**
+   * Follows a new head: re-reads the last REORG_WINDOW blocks and the new ones, so new matches
+   * accumulate and logs a reorg dropped turn into removed replays.
+   */
+  async followActivity(settings: BrowserSettings, head: bigint, signal?: AbortSignal): Promise<void> {
+    const current = this.activity?.ok ? this.activity.value : undefined;
+    const last = this.activityHead;
+    const names = settings.activityFilters.map((f) => f.name).join('\n');
+    if (!current || last === undefined || current.map((f) => f.filter.name).join('\n') !== names) {
+      await this.loadActivity(settings, signal);
+      return;
+    }
+    if (head === last) return;
+    const keepFrom = this.windowStart(head, settings);
+    const reread = last - REORG_WINDOW + 1n > keepFrom ? last - REORG_WINDOW + 1n : keepFrom;
+    try {
+      const next: ActivityFilter[] = [];
+      for (const entry of current) {
+        const fresh = await this.lookups.logsInRange(activityQuery(entry.filter), reread, head, { requests: 0 }, signal);
+        next.push({ filter: entry.filter, logs: mergeActivity(entry.logs, fresh, reread, keepFrom) });
+      }
+      this.activity = { ok: true, value: next };
+      this.activityHead = head;
+    } catch {
+      // Kept as it was; read again at the next head.
+    }
+  }
+
+  private windowStart(head: bigint, settings: BrowserSettings): bigint {
+    const from = head - BigInt(Math.max(1, settings.activityBlocks)) + 1n;
+    return from > 0n ? from : 0n;
   }
 
   /** Adds a page of blocks older than the oldest listed. */
@@ -176,4 +233,11 @@ export class EndpointBrowser {
     const key = typeof block.hash === 'string' ? block.hash : hex(hexToBigInt(block.number) ?? 0n);
     return { ok: true, found: { kind: 'block', key, detail: { block, receipts: await this.receiptsOf(block, signal) } } };
   }
+}
+
+function activityQuery(filter: LogFilterSetting): { address?: string | string[]; topics?: (string | null)[] } {
+  return {
+    ...(filter.address ? { address: filter.address } : {}),
+    ...(filter.topics ? { topics: filter.topics as (string | null)[] } : {}),
+  };
 }

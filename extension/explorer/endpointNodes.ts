@@ -1,4 +1,5 @@
 // The endpoint node and its state sections (accounts, storage slots, token). No vscode import.
+import { activityNode } from './activityNodes';
 import { blockNode } from './blockNodes';
 import { foundGroup, goToRow } from './foundNodes';
 import { recentNode } from './recentNodes';
@@ -103,6 +104,8 @@ export function tokenNode(ep: EndpointView): NodeSpec {
 export interface EndpointNodeOptions {
   showSafeFinalized: boolean;
   hasToken: boolean;
+  /** Blocks the Activity filters follow (named in the tree). */
+  activityBlocks?: number;
 }
 
 export function endpointNode(ep: EndpointView, tagView: TagView, options: EndpointNodeOptions): NodeSpec {
@@ -118,7 +121,10 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
   const o = overview.value;
   const token = tokenFormat(ep);
   const found = foundGroup(ep, { decimals: token?.decimals ?? 6, symbol: token?.symbol ?? '', address: ep.token?.ok ? ep.token.value.address : undefined });
-  const children: NodeSpec[] = [goToRow(ep.id), ...(found ? [found] : []), blockNode(ep, tagView, token), recentNode(ep)];
+  const children: NodeSpec[] = [
+    goToRow(ep.id), ...(found ? [found] : []), blockNode(ep, tagView, token), recentNode(ep),
+    activityNode(ep, { decimals: token?.decimals ?? 6, symbol: token?.symbol ?? '' }, options.activityBlocks ?? 100),
+  ];
   if (options.showSafeFinalized) {
     for (const tag of ['safe', 'finalized'] as const) {
       const value = o[tag];

@@ -5,7 +5,7 @@ import { RpcClient } from '../rpc/client';
 import { RateLimitedError } from '../rpc/errors';
 import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
 import { ChainLookups } from './chainLookups';
-import { EndpointBrowser, type GoToOutcome } from './endpointBrowser';
+import { EndpointBrowser, type BrowserSettings, type GoToOutcome } from './endpointBrowser';
 import { endpointNode } from './endpointNodes';
 import { EndpointReader } from './endpointReader';
 import { foundId } from './foundNodes';
@@ -35,6 +35,8 @@ export interface ModelSettings {
   recentBlocks: number;
   /** Blocks back an address's token transfers are searched. */
   addressHistoryBlocks: number;
+  /** Blocks the Activity filters follow. */
+  activityBlocks: number;
 }
 
 interface EndpointState extends EndpointData {
@@ -141,7 +143,7 @@ export class ExplorerModel {
       overview: state?.overview, block: state?.block, receipts: state?.receipts, logs: state?.logs,
       accounts: state?.accounts, storage: state?.storage, token: state?.token, open: state?.open ?? new Set(),
       blockReceipts: this.tag === 'latest' ? state?.browser.blockReceipts : undefined,
-      recent: state?.browser.recent, recentBlocks: state?.browser.recentBlocks, found: state?.browser.found,
+      recent: state?.browser.recent, recentBlocks: state?.browser.recentBlocks, found: state?.browser.found, activity: state?.browser.activity,
       recentPageSize: this.settings().recentBlocks,
     };
   }
@@ -154,6 +156,7 @@ export class ExplorerModel {
       return endpointNode(this.view(endpoint, state), { tag: this.tag, pendingRefreshes: state?.pendingRefreshes ?? 0 }, {
         showSafeFinalized: settings.showSafeFinalized,
         hasToken: endpoint.tokenAddress !== undefined,
+        activityBlocks: settings.activityBlocks,
       });
     });
   }
@@ -247,13 +250,24 @@ export class ExplorerModel {
 
   private sectionLoaded(state: EndpointState, section: SectionKey): boolean {
     if (section === 'recent') return state.browser.recent !== undefined;
+    if (section === 'activity') return state.browser.activity !== undefined;
     if (section.startsWith('block:')) return state.browser.recentBlocks.has(section);
     return state[section as 'receipts' | 'logs' | 'accounts' | 'storage' | 'token'] !== undefined;
   }
 
-  private browserSettings(endpoint: ExplorerEndpoint): { recentBlocks: number; addressHistoryBlocks: number; tokenAddress?: string } {
+  private browserSettings(endpoint: ExplorerEndpoint): BrowserSettings {
     const settings = this.settings();
-    return { recentBlocks: settings.recentBlocks, addressHistoryBlocks: settings.addressHistoryBlocks, tokenAddress: endpoint.tokenAddress };
+    return {
+      recentBlocks: settings.recentBlocks, addressHistoryBlocks: settings.addressHistoryBlocks, tokenAddress: endpoint.tokenAddress,
+      activityFilters: this.logFilters(endpoint), activityBlocks: settings.activityBlocks,
+    };
+  }
+
+  /** The configured log filters; none configured: every event of the endpoint's token. */
+  private logFilters(endpoint: ExplorerEndpoint): LogFilterSetting[] {
+    const settings = this.settings();
+    return settings.logFilters.length > 0 ? settings.logFilters
+      : endpoint.tokenAddress ? [{ name: 'Token events', address: endpoint.tokenAddress }] : [];
   }
 
   /**
@@ -371,6 +385,7 @@ export class ExplorerModel {
     state.block = block;
     if (block.ok && this.tag === 'latest') await state.browser.observeLatest(block.value, signal);
     if (block.ok && state.open.has('recent') && head !== undefined) await state.browser.followHead(this.browserSettings(endpoint), BigInt(head), signal);
+    if (block.ok && state.open.has('activity') && head !== undefined) await state.browser.followActivity(this.browserSettings(endpoint), BigInt(head), signal);
     const headMoved = !state.overview?.ok || state.overview.value.head !== head;
     if (full || headMoved || !block.ok) {
       state.overview = await state.reader.overview(settings.showSafeFinalized, signal);
@@ -386,7 +401,7 @@ export class ExplorerModel {
       state.token = await state.reader.token(endpoint.tokenAddress, 'latest', signal);
     }
     for (const section of state.open) {
-      if (section === 'token' || section === 'recent' || section.startsWith('block:')) continue;
+      if (section === 'token' || section === 'recent' || section === 'activity' || section.startsWith('block:')) continue;
       // A public endpoint's 403 on receipts does not change from tick to tick: ask again only on a
       // full refresh (the Refresh command, switching the tag, expanding again).
       if (section === 'receipts' && !full && state.receipts?.ok === false && state.receipts.needsDedicated) continue;
@@ -409,12 +424,12 @@ export class ExplorerModel {
       case 'receipts':
         state.receipts = await state.reader.receipts(this.tag, block, signal);
         break;
-      case 'logs': {
-        const filters = settings.logFilters.length > 0 ? settings.logFilters
-          : endpoint.tokenAddress ? [{ name: 'Token events', address: endpoint.tokenAddress }] : [];
-        state.logs = await state.reader.logs(filters, this.tag, block, signal);
+      case 'logs':
+        state.logs = await state.reader.logs(this.logFilters(endpoint), this.tag, block, signal);
         break;
-      }
+      case 'activity':
+        await state.browser.loadActivity(this.browserSettings(endpoint), signal);
+        break;
       case 'accounts': {
         const accounts = settings.watchedAccounts.length > 0 ? settings.watchedAccounts : endpoint.defaultAccounts ?? [];
         state.accounts = await state.reader.accounts(accounts, this.tag, endpoint.tokenAddress, signal);

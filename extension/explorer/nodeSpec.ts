@@ -1,18 +1,19 @@
 // The explorer's tree as plain data: built by pure functions from JSON-RPC results, compared by
 // changeDetection.ts, rendered by treeProvider.ts. No vscode import.
 
+import type { ActivityFilter } from './activity';
 import type { AddressData, ReceiptSummary, TransactionFound } from './chainLookups';
 
 export type NodeKind =
   | 'endpoint' | 'block' | 'field' | 'transactions' | 'transaction' | 'receipts' | 'receipt' | 'logs' | 'logFilter'
   | 'log' | 'accounts' | 'account' | 'storage' | 'slot' | 'token' | 'tagHead' | 'error' | 'message'
-  | 'goTo' | 'recent' | 'recentBlock' | 'older' | 'found' | 'address' | 'link';
+  | 'goTo' | 'recent' | 'recentBlock' | 'older' | 'found' | 'address' | 'link' | 'activity';
 
 /**
  * Parts of an endpoint that load only when first expanded (and are polled only once loaded):
  * fixed sections, and `block:0x…` for one of the recent blocks.
  */
-export type SectionKey = 'receipts' | 'logs' | 'accounts' | 'storage' | 'token' | 'recent' | `block:0x${string}`;
+export type SectionKey = 'receipts' | 'logs' | 'accounts' | 'storage' | 'token' | 'recent' | 'activity' | `block:0x${string}`;
 
 export interface NodeRequest {
   method: string;
@@ -63,6 +64,8 @@ export interface EndpointData {
   recentBlocks?: ReadonlyMap<string, Loaded<BlockDetail>>;
   /** Go to results, newest first. */
   found?: readonly Found[];
+  /** Log filters following the last blocks. */
+  activity?: Loaded<ActivityFilter[]>;
 }
 
 /** A block with full transactions and, where the endpoint gave them, their receipts' status. */

@@ -29,7 +29,7 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
     await rpc(anvil.url, 'evm_mine');
     const endpoints: ExplorerEndpoint[] = [{ id: 'ep:anvil', name: 'anvil', url: anvil.url, displayUrl: anvil.url, defaultAccounts: [ALICE, BOB] }];
     const settings: ModelSettings = {
-      requestTimeoutMs: 5000, showSafeFinalized: true, recentBlocks: 10, addressHistoryBlocks: 2000, watchedAccounts: [], logFilters: [{ name: 'transfers', topics: [TRANSFER] }],
+      requestTimeoutMs: 5000, showSafeFinalized: true, recentBlocks: 10, addressHistoryBlocks: 2000, activityBlocks: 100, watchedAccounts: [], logFilters: [{ name: 'transfers', topics: [TRANSFER] }],
       storageSlots: [{ address: BOB, slot: '0x0', label: 'slot 0 of an account' }],
     };
     model = new ExplorerModel(() => endpoints, () => settings);

@@ -30,7 +30,7 @@ async function withNode(
   const node = await startMockNode({ port: 0, auto: false, quiet: true, ...options });
   const endpoints: ExplorerEndpoint[] = [{ id: 'ep:public', name: 'public', url: node.url, displayUrl: node.url, tokenAddress: node.tokenAddress }];
   const all: ModelSettings = {
-    requestTimeoutMs: 5000, showSafeFinalized: false, watchedAccounts: [], storageSlots: [], logFilters: [], recentBlocks: 10, addressHistoryBlocks: 2000, ...settings,
+    requestTimeoutMs: 5000, showSafeFinalized: false, watchedAccounts: [], storageSlots: [], logFilters: [], recentBlocks: 10, addressHistoryBlocks: 2000, activityBlocks: 100, ...settings,
   };
   const model = new ExplorerModel(() => endpoints, () => all);
   try {
@@ -137,6 +137,29 @@ describe('Explorer browsing against the mock node @integration', function () {
       const tx = find(find(block.children, 'Transactions').children, '#0');
       assert.equal(tx.copyValue, hash);
       assert.match(tx.description ?? '', /^success · /);
+    });
+  });
+
+  it('Activity: a filter follows a transfer across three blocks, and shows a reorg\'s dropped log as removed', async () => {
+    await withNode({}, {}, async (node, model) => {
+      await model.expandEndpoint('ep:public');
+      await model.openSection('ep:public', 'activity');
+      const activity = () => find(find(model.roots()[0].children, 'Activity').children, 'Token events');
+      assert.deepEqual(activity().children, []);
+      const hash = await tokenTransfer(node);
+      for (let block = 1; block <= 3; block++) {
+        if (block > 1) await node.request('evm_mine', []);
+        await model.tick();
+        const rows = activity().children ?? [];
+        assert.deepEqual(rows.map((r) => r.description?.split(' · ')[0]), ['#1'], `still there at block #${block}`);
+        assert.match(rows[0].label, /^Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC$/);
+      }
+      await node.request('mock_reorg', [3, { leaveOut: [hash] }]);
+      await node.request('evm_mine', []);
+      await model.tick();
+      const rows = activity().children ?? [];
+      assert.deepEqual(rows.map((r) => `${r.description?.split(' · ').slice(0, 2).join(' · ')}`), [`#4 · tx 0x${hash.slice(2, 6)}…${hash.slice(-4)} #0`, '#1 · removed']);
+      assert.equal(activity().description, '1 · 1 removed');
     });
   });
 

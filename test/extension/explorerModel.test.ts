@@ -6,7 +6,7 @@ import { ExplorerModel, type ExplorerEndpoint, type ModelSettings } from '../../
 import type { NodeSpec } from '../../extension/explorer/nodeSpec';
 import { startMockNode, type PendingIdentity, type RunningMockNode } from '../../mock-node/index';
 
-const settings: ModelSettings = { requestTimeoutMs: 5000, showSafeFinalized: true, recentBlocks: 10, addressHistoryBlocks: 2000, watchedAccounts: [], storageSlots: [], logFilters: [] };
+const settings: ModelSettings = { requestTimeoutMs: 5000, showSafeFinalized: true, recentBlocks: 10, addressHistoryBlocks: 2000, activityBlocks: 100, watchedAccounts: [], storageSlots: [], logFilters: [] };
 
 function find(nodes: NodeSpec[] | undefined, label: string): NodeSpec {
   const node = nodes?.find((n) => n.label.startsWith(label));

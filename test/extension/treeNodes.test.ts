@@ -18,7 +18,7 @@ describe('explorer tree nodes', () => {
     const node = endpointNode(endpointView(), { tag: 'latest', pendingRefreshes: 0 }, { showSafeFinalized: false, hasToken: true });
     assert.equal(node.label, 'Mock node (public)');
     assert.equal(node.description, 'chain 31337 · chain-mock-node/0.1.0');
-    assert.deepEqual(node.children?.map((c) => c.label), ['Go to…', 'latest #123', 'Recent blocks', 'Accounts', 'Storage', 'Token']);
+    assert.deepEqual(node.children?.map((c) => c.label), ['Go to…', 'latest #123', 'Recent blocks', 'Activity', 'Accounts', 'Storage', 'Token']);
     assert.deepEqual(node.children?.[0].command, { id: 'chainExplorer.goTo', title: 'Go to…', arguments: ['ep:mock'] });
   });
 

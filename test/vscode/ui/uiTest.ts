@@ -191,8 +191,9 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
     });
 
     await step('follows latest with pending off: two new heads show without any click', async () => {
-      const shown = Number(/latest #(\d+)/.exec(await row(page, /latest #\d+/).innerText())?.[1]);
-      await row(page, new RegExp(`latest #${shown + 2}\\b`)).waitFor({ timeout: 15_000 });
+      // The row reads `latest #12` then the hash `0x…`, with or without a space between.
+      const shown = Number(/latest #(\d+)(?=\s|0x)/.exec(await row(page, /latest #\d+/).innerText())?.[1]);
+      await row(page, new RegExp(`latest #${shown + 2}(?=\\s|0x)`)).waitFor({ timeout: 15_000 });
       await row(page, 'Transactions').waitFor({ timeout: 5000 }); // still expanded, with its children
     });
 
