@@ -6,7 +6,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Interface, randomBytes, hexlify } from 'ethers';
 import type { Page } from 'playwright-core';
+import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { openBrowser, workbenchUrl } from '../browserDriver';
 import { freePort, startCodeServer } from '../codeServer';
 import { ensureVsCodeTools } from '../installTools';
@@ -100,6 +102,34 @@ async function sendTokenTransfer(url: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`transfer ${hash} not mined within 15 s`);
+}
+
+/**
+ * A capture, as a merchant's backend does it: the payer (dev account 0) signs an EIP-3009
+ * TransferWithAuthorization (eth_signTypedData_v4 on the node), the merchant (dev account 1)
+ * relays it. Resolves with the block it was mined in.
+ */
+async function sendCapture(url: string): Promise<number> {
+  const [payer, merchant] = await rpcCall(url, 'eth_accounts', []) as string[];
+  const token = new Interface(STABLE_TOKEN_ABI);
+  const address = '0x3600000000000000000000000000000000000000';
+  const read = async (name: string) => token.decodeFunctionResult(name, await rpcCall(url, 'eth_call', [{ to: address, data: token.encodeFunctionData(name, []) }, 'latest']) as string)[0] as string;
+  const message = { from: payer, to: merchant, value: 1_000_000n, validAfter: 0n, validBefore: BigInt(Math.floor(Date.now() / 1000) + 3600), nonce: hexlify(randomBytes(32)) };
+  const typed = buildTypedData('TransferWithAuthorization', { name: await read('name'), version: await read('version'), chainId: 31337n, verifyingContract: address }, message);
+  const signature = await rpcCall(url, 'eth_signTypedData_v4', [payer, JSON.stringify(typed)]) as string;
+  const data = token.encodeFunctionData('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)', [
+    message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature,
+  ]);
+  const hash = await rpcCall(url, 'eth_sendTransaction', [{ from: merchant, to: address, data }]) as string;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    const receipt = await rpcCall(url, 'eth_getTransactionReceipt', [hash]) as { status: string; blockNumber: string } | null;
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new Error(`capture ${hash} failed`);
+      return Number(receipt.blockNumber);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`capture ${hash} not mined within 15 s`);
 }
 
 export async function runUiTest(repoRoot: string): Promise<UiResult> {
@@ -229,6 +259,22 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       await blockRow.click({ timeout: 10_000 });
       await row(page, new RegExp(`#0 ${transfer.slice(0, 10)}.*success · 0xf39f`)).waitFor({ timeout: 10_000 });
       await shot('explorer-recent-blocks.png');
+      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
+      await row(page, 'Mock node (public)').click();
+    });
+
+    await step('Activity follows a capture across three blocks: its Transfer and AuthorizationUsed stay listed', async () => {
+      await row(page, /^Activity/).click();
+      await row(page, 'Token events').waitFor({ timeout: 10_000 });
+      const mined = await sendCapture(nodeUrl);
+      const used = row(page, new RegExp(`AuthorizationUsed by 0xf39F…2266.*#${mined}\\b`));
+      await used.waitFor({ timeout: 15_000 });
+      await row(page, new RegExp(`Transfer 0xf39F…2266 → 0x7099…79C8 1 USDC.*#${mined}\\b`)).waitFor({ timeout: 5000 });
+      for (let block = mined + 1; block <= mined + 3; block++) {
+        await page.locator('.statusbar-item', { hasText: new RegExp(`latest #${block}\\b`) }).waitFor({ timeout: 15_000 });
+        await used.waitFor({ timeout: 5000 }); // still there
+      }
+      await shot('explorer-activity.png');
       await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
       await row(page, 'Mock node (public)').click();
       await row(page, /latest #\d+/).click();
