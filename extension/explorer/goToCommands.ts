@@ -1,22 +1,15 @@
 // Go to… (palette, view title, the search row of each endpoint, links in the tree), Reveal
 // Transaction (for other features: an endpoint and a transaction hash), Load older blocks.
 import * as vscode from 'vscode';
-import type { EndpointRegistry } from '../rpc/endpoints';
 import { GO_TO_COMMAND } from './blockNodes';
-import type { ExplorerModel } from './explorerModel';
+import type { ExplorerCommandDeps } from './explorerCommands';
 import { parseGoTo } from './goToInput';
 import { LOAD_OLDER_COMMAND } from './recentNodes';
-import type { ExplorerNode, ExplorerTreeProvider } from './treeProvider';
+import type { ExplorerNode } from './treeProvider';
 
 export const REVEAL_TRANSACTION_COMMAND = 'chainExplorer.revealTransaction';
 
-export interface GoToDeps {
-  model: ExplorerModel;
-  tree: ExplorerTreeProvider;
-  treeView: vscode.TreeView<ExplorerNode>;
-  registry: EndpointRegistry;
-  output: vscode.LogOutputChannel;
-}
+export type GoToDeps = Pick<ExplorerCommandDeps, 'model' | 'tree' | 'treeView' | 'registry' | 'output'>;
 
 export type GoToResult = { ok: true; nodeId: string } | { ok: false; message: string } | undefined;
 

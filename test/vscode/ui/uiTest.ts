@@ -190,6 +190,8 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
   const shot = (name: string) => page.screenshot({ path: path.join(shotsDir, name) });
   console.log('  UI test (the workbench driven like a person)');
   try {
+    // A busy machine takes more than the default 30 s to load the workbench.
+    page.setDefaultNavigationTimeout(120_000);
     await page.goto(workbenchUrl({ origin: server.origin, host: server.host, port: server.port, folder: workspace, extensionDevelopmentPath: repoRoot }));
     await step('opens the Chain view from the activity bar and shows the welcome', async () => {
       await page.locator('.activitybar [aria-label^="Chain"]').first().click({ timeout: 60_000 });
