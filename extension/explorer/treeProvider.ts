@@ -47,6 +47,7 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
     item.tooltip = spec.tooltip;
     if (spec.icon) item.iconPath = new vscode.ThemeIcon(spec.icon, spec.kind === 'error' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
     item.contextValue = contextValue(spec, spec.kind === 'endpoint' && this.isRemovable(spec.endpointId));
+    if (spec.command) item.command = { command: spec.command.id, title: spec.command.title, arguments: spec.command.arguments };
     return item;
   }
 
