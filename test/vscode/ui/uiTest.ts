@@ -272,9 +272,15 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       const used = row(page, new RegExp(`AuthorizationUsed by 0xf39F…2266.*#${mined}\\b`));
       await used.waitFor({ timeout: 15_000 });
       await row(page, new RegExp(`Transfer 0xf39F…2266 → 0x7099…79C8 1 USDC.*#${mined}\\b`)).waitFor({ timeout: 5000 });
-      for (let block = mined + 1; block <= mined + 3; block++) {
-        await page.locator('.statusbar-item', { hasText: new RegExp(`latest #${block}\\b`) }).waitFor({ timeout: 15_000 });
-        await used.waitFor({ timeout: 5000 }); // still there
+      // Checked at every new head the status bar shows, until three blocks have gone by.
+      const status = page.locator('.statusbar-item', { hasText: /latest #\d+/ }).first();
+      const head = async () => Number(/latest #(\d+)/.exec(await status.innerText())?.[1] ?? -1);
+      for (let seen = await head(), deadline = Date.now() + 30_000; seen < mined + 3;) {
+        if (Date.now() > deadline) throw new Error(`latest stayed at #${seen}, the capture is in #${mined}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const now = await head();
+        if (now !== seen) await used.waitFor({ timeout: 5000 }); // still listed at the new head
+        seen = now;
       }
       await shot('explorer-activity.png');
       await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
