@@ -14,8 +14,16 @@ export interface ExplorerSettings {
   endpoints: EndpointSetting[];
   /** Pending polling period (ms): the flashblock interval. */
   flashblockMs: number;
-  /** Polling period (ms) while pending is off; 0 = refresh by hand only. */
+  /** Polling period (ms) while pending is off; 0 = at the block time while following latest, else by hand. */
   pollIntervalMs: number;
+  /** With pending off, follow new heads at the block time while the view is visible and focused. */
+  followLatest: boolean;
+  /** Blocks per page of Recent blocks. */
+  recentBlocks: number;
+  /** Blocks back an address's token transfers are searched. */
+  addressHistoryBlocks: number;
+  /** Blocks the Activity filters follow. */
+  activityBlocks: number;
   requestTimeoutMs: number;
   showSafeFinalized: boolean;
   watchedAccounts: string[];
@@ -35,6 +43,10 @@ export function readSettings(): ExplorerSettings {
     endpoints: list('endpoints', (v): v is EndpointSetting => isRecord(v) && typeof v.name === 'string' && typeof v.url === 'string'),
     flashblockMs: Math.max(50, c.get<number>('flashblockMs') ?? 200),
     pollIntervalMs: Math.max(0, c.get<number>('pollIntervalMs') ?? 0),
+    followLatest: c.get<boolean>('followLatest') ?? true,
+    recentBlocks: Math.min(100, Math.max(1, Math.floor(c.get<number>('recentBlocks') ?? 10))),
+    addressHistoryBlocks: Math.min(100_000, Math.max(1, Math.floor(c.get<number>('addressHistoryBlocks') ?? 2000))),
+    activityBlocks: Math.min(10_000, Math.max(1, Math.floor(c.get<number>('activityBlocks') ?? 100))),
     requestTimeoutMs: Math.max(500, c.get<number>('requestTimeoutMs') ?? 10_000),
     showSafeFinalized: c.get<boolean>('showSafeFinalized') ?? true,
     watchedAccounts: list('watchedAccounts', (v): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)),

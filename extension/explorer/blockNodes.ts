@@ -2,10 +2,39 @@
 // Pure functions from JSON-RPC results to NodeSpec. No vscode import.
 import { blockTitle } from './blockTitle';
 import { HEADER_FIELDS, hexAsDecimal, headerFieldDisplay, shortHex, transactionFieldDisplay, weiAsEth } from './format';
+import type { ReceiptSummary } from './chainLookups';
 import type {
-  BlockJson, EndpointView, FilterLogs, Loaded, NodeSpec, ReceiptJson, TagView, TransactionJson,
+  BlockDetail, BlockJson, EndpointView, FilterLogs, Loaded, NodeSpec, ReceiptJson, TagView, TransactionJson,
 } from './nodeSpec';
 import { decodeTokenLog, type RawLog } from './tokenEvents';
+
+export const GO_TO_COMMAND = 'chainExplorer.goTo';
+
+/** Clicking the row goes to the block, transaction or address `target` on the same endpoint. */
+export function goToCommand(endpointId: string, target: string): NodeSpec['command'] {
+  return { id: GO_TO_COMMAND, title: 'Go to', arguments: [endpointId, target] };
+}
+
+const LINKED_FIELDS = new Set(['from', 'to', 'blockNumber', 'blockHash', 'transactionHash', 'address', 'contractAddress']);
+const isLinkable = (value: unknown): value is string => typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value)
+  && (value.length === 42 || value.length === 66 || value.length <= 18);
+
+/** The row as a link: clicking it goes to `target` (a block number, hash or address). */
+function asLink(node: NodeSpec, target: string): NodeSpec {
+  return { ...node, kind: 'link', icon: 'link', command: goToCommand(node.endpointId, target), tooltip: `${node.tooltip ?? node.label}\nclick: go to ${target}` };
+}
+
+/** A field row; transaction, block and address fields are links (click: Go to). */
+function linkedField(id: string, endpointId: string, name: string, value: unknown, display?: string): NodeSpec {
+  const node = fieldNode(id, endpointId, name, value, display);
+  if (!LINKED_FIELDS.has(name) || !isLinkable(value)) return node;
+  return asLink(node, name === 'blockNumber' ? BigInt(value).toString() : value);
+}
+
+/** `success` / `failed (0x0)` from a receipt's status. */
+export function statusText(status: unknown): string {
+  return status === '0x1' ? 'success' : `failed (${String(status)})`;
+}
 
 function errorNode(id: string, endpointId: string, error: string, needsDedicated = false): NodeSpec {
   return {
@@ -29,17 +58,25 @@ export function blockParam(tag: 'latest' | 'pending', block: BlockJson | null | 
   return tag === 'latest' && block && typeof block.number === 'string' ? block.number : tag;
 }
 
-export function transactionNode(parentId: string, endpointId: string, tx: TransactionJson | string, index: number): NodeSpec {
+/**
+ * A transaction row with every field (links on from, to and block); `receipt`: its status shown
+ * inline where the endpoint gave the receipt.
+ */
+export function transactionNode(parentId: string, endpointId: string, tx: TransactionJson | string, index: number, receipt?: ReceiptSummary): NodeSpec {
   if (typeof tx === 'string') {
-    return { id: `${parentId}/${tx}`, endpointId, kind: 'transaction', collapsible: 'none', label: `#${index} ${shortHex(tx, 10, 6)}`, copyValue: tx };
+    return {
+      id: `${parentId}/${tx}`, endpointId, kind: 'link', collapsible: 'none', icon: 'link', label: `#${index} ${shortHex(tx, 10, 6)}`,
+      description: receipt ? statusText(receipt.status) : undefined, copyValue: tx, command: goToCommand(endpointId, tx),
+    };
   }
   const id = `${parentId}/${tx.hash}`;
   const to = tx.to ? shortHex(tx.to) : 'create';
-  const fields = Object.keys(tx).sort().map((key) => fieldNode(`${id}/${key}`, endpointId, key, tx[key], transactionFieldDisplay(key, tx[key])));
+  const fields = Object.keys(tx).sort().map((key) => linkedField(`${id}/${key}`, endpointId, key, tx[key], transactionFieldDisplay(key, tx[key])));
+  const status = receipt ? `${statusText(receipt.status)} · ` : '';
   return {
-    id, endpointId, kind: 'transaction', collapsible: 'collapsed', icon: 'arrow-swap',
+    id, endpointId, kind: 'transaction', collapsible: 'collapsed', icon: receipt ? (receipt.status === '0x1' ? 'pass' : 'error') : 'arrow-swap',
     label: `#${index} ${shortHex(tx.hash, 10, 6)}`,
-    description: `${shortHex(tx.from)} → ${to} · ${weiAsEth(tx.value)} · nonce ${hexAsDecimal(tx.nonce)}`,
+    description: `${status}${shortHex(tx.from)} → ${to} · ${weiAsEth(tx.value)} · nonce ${hexAsDecimal(tx.nonce)}`,
     tooltip: `${tx.hash}\nfrom ${tx.from}\nto ${tx.to ?? '(contract creation)'}`,
     copyValue: tx.hash,
     json: { title: `tx-${tx.hash.slice(0, 10)}`, value: tx },
@@ -55,12 +92,12 @@ export function receiptNode(parentId: string, endpointId: string, receipt: Recei
   return {
     id, endpointId, kind: 'receipt', collapsible: 'collapsed', icon: ok ? 'pass' : 'error',
     label: shortHex(receipt.transactionHash, 10, 6),
-    description: `${ok ? 'success' : `failed (${String(receipt.status)})`} · gas ${hexAsDecimal(receipt.gasUsed)} · ${logs.length} log${logs.length === 1 ? '' : 's'}`,
+    description: `${statusText(receipt.status)} · gas ${hexAsDecimal(receipt.gasUsed)} · ${logs.length} log${logs.length === 1 ? '' : 's'}`,
     copyValue: receipt.transactionHash,
     json: { title: `receipt-${receipt.transactionHash.slice(0, 10)}`, value: receipt },
     request: { method: 'eth_getTransactionReceipt', params: [receipt.transactionHash] },
     children: [
-      fieldNode(`${id}/status`, endpointId, 'status', receipt.status, ok ? 'success (0x1)' : `failed (${String(receipt.status)})`),
+      fieldNode(`${id}/status`, endpointId, 'status', receipt.status, ok ? 'success (0x1)' : statusText(receipt.status)),
       fieldNode(`${id}/gasUsed`, endpointId, 'gasUsed', receipt.gasUsed, hexAsDecimal(receipt.gasUsed)),
       ...('cumulativeGasUsed' in receipt ? [fieldNode(`${id}/cumulativeGasUsed`, endpointId, 'cumulativeGasUsed', receipt.cumulativeGasUsed, hexAsDecimal(receipt.cumulativeGasUsed))] : []),
       ...('effectiveGasPrice' in receipt ? [fieldNode(`${id}/effectiveGasPrice`, endpointId, 'effectiveGasPrice', receipt.effectiveGasPrice, `${hexAsDecimal(receipt.effectiveGasPrice)} wei`)] : []),
@@ -75,12 +112,16 @@ export function logNode(parentId: string, endpointId: string, log: Record<string
   const id = `${parentId}/${key}`;
   const decoded = decodeTokenLog(raw, decimals, symbol);
   const children = decoded
-    ? decoded.args.map((a) => fieldNode(`${id}/${a.name}`, endpointId, a.name, a.value))
+    ? decoded.args.map((a) => (/^0x[0-9a-fA-F]{40}$/.test(a.value)
+      ? { ...linkedField(`${id}/${a.name}`, endpointId, 'address', a.value), label: a.name }
+      : fieldNode(`${id}/${a.name}`, endpointId, a.name, a.value)))
     : [
-      fieldNode(`${id}/address`, endpointId, 'address', raw.address),
+      linkedField(`${id}/address`, endpointId, 'address', raw.address),
       ...raw.topics.map((t, i) => fieldNode(`${id}/topic${i}`, endpointId, `topic${i}`, t)),
       fieldNode(`${id}/data`, endpointId, 'data', raw.data),
     ];
+  if (raw.transactionHash) children.push(linkedField(`${id}/transactionHash`, endpointId, 'transactionHash', raw.transactionHash));
+  if (raw.blockNumber) children.push(linkedField(`${id}/blockNumber`, endpointId, 'blockNumber', raw.blockNumber, `#${hexAsDecimal(raw.blockNumber)}`));
   return {
     id, endpointId, kind: 'log', collapsible: 'collapsed', icon: decoded ? 'symbol-event' : 'note',
     label: decoded ? decoded.summary : `log ${shortHex(raw.topics[0] ?? '(anonymous)', 10, 6)}`,
@@ -150,7 +191,7 @@ export function blockNode(ep: EndpointView, tagView: TagView, token?: { decimals
   const symbol = token?.symbol ?? '';
   const param = blockParam(tagView.tag, block);
   const txs = block.transactions;
-  const fields = HEADER_FIELDS.filter((f) => f in block).map((f) => fieldNode(`${id}/field/${f}`, ep.id, f, block[f], headerFieldDisplay(f, block[f])));
+  const fields = headerFields(id, ep.id, block);
   const numberField = fields.find((f) => f.label === 'number');
   if (numberField && block.number === null && title.number !== undefined) numberField.description = `null (pending: latest+1 = ${title.number})`;
   const hashField = fields.find((f) => f.label === 'hash');
@@ -162,17 +203,41 @@ export function blockNode(ep: EndpointView, tagView: TagView, token?: { decimals
     copyValue: typeof block.hash === 'string' ? block.hash : undefined,
     json: { title: `block-${title.label.replace(/[^a-z0-9]+/gi, '-')}`, value: block },
     children: [
-      {
-        id: `${id}/transactions`, endpointId: ep.id, kind: 'transactions', collapsible: 'expanded', icon: 'list-ordered',
-        label: 'Transactions', description: `${txs.length}`,
-        children: txs.map((tx, i) => transactionNode(`${id}/transactions`, ep.id, tx, i)),
-      },
+      transactionsNode(id, ep.id, txs, ep.blockReceipts),
       receiptsNode(ep, id, param, txs.length, decimals, symbol),
       logsNode(ep, id, decimals, symbol),
-      {
-        id: `${id}/header`, endpointId: ep.id, kind: 'message', collapsible: 'collapsed', icon: 'symbol-field',
-        label: 'Header', description: `${fields.length} fields`, children: fields,
-      },
+      headerNode(id, ep.id, fields),
     ],
   };
+}
+
+function headerFields(blockNodeId: string, endpointId: string, block: BlockJson): NodeSpec[] {
+  return HEADER_FIELDS.filter((f) => f in block).map((f) => {
+    const node = fieldNode(`${blockNodeId}/field/${f}`, endpointId, f, block[f], headerFieldDisplay(f, block[f]));
+    return f === 'parentHash' && isLinkable(block[f]) ? asLink(node, block[f]) : node;
+  });
+}
+
+function headerNode(blockNodeId: string, endpointId: string, fields: NodeSpec[]): NodeSpec {
+  return {
+    id: `${blockNodeId}/header`, endpointId, kind: 'message', collapsible: 'collapsed', icon: 'symbol-field',
+    label: 'Header', description: `${fields.length} fields`, children: fields,
+  };
+}
+
+function transactionsNode(blockNodeId: string, endpointId: string, txs: (TransactionJson | string)[], receipts?: ReadonlyMap<string, ReceiptSummary>): NodeSpec {
+  const id = `${blockNodeId}/transactions`;
+  return {
+    id, endpointId, kind: 'transactions', collapsible: 'expanded', icon: 'list-ordered',
+    label: 'Transactions', description: `${txs.length}`,
+    children: txs.map((tx, i) => transactionNode(id, endpointId, tx, i, receipts?.get(typeof tx === 'string' ? tx : tx.hash))),
+  };
+}
+
+/** Transactions (with their status) and header of a block that is not the one at the tag. */
+export function blockDetailChildren(blockNodeId: string, endpointId: string, detail: BlockDetail): NodeSpec[] {
+  return [
+    transactionsNode(blockNodeId, endpointId, detail.block.transactions, detail.receipts),
+    headerNode(blockNodeId, endpointId, headerFields(blockNodeId, endpointId, detail.block)),
+  ];
 }

@@ -36,13 +36,20 @@ export interface TreeChanges {
   nodes: string[];
 }
 
-export function diffTrees(before: RenderIndex, after: RenderIndex, rootsBefore: string[], rootsAfter: string[]): TreeChanges {
+/**
+ * `scope`: only nodes at or under these ids are compared (the subtrees the model said may have
+ * changed); everything when left out.
+ */
+export function diffTrees(
+  before: RenderIndex, after: RenderIndex, rootsBefore: string[], rootsAfter: string[], scope?: ReadonlySet<string>,
+): TreeChanges {
   if (rootsBefore.join('\n') !== rootsAfter.join('\n')) return { root: true, nodes: [] };
+  const inScope = scopeTest(after, scope);
   const changed = new Set<string>();
   for (const [id, now] of after) {
     const then = before.get(id);
     if (!then) continue; // a new node: its parent's child list changed
-    if (then.look !== now.look || then.children !== now.children) changed.add(id);
+    if ((then.look !== now.look || then.children !== now.children) && inScope(id)) changed.add(id);
   }
   const topmost: string[] = [];
   for (const id of changed) {
@@ -55,4 +62,33 @@ export function diffTrees(before: RenderIndex, after: RenderIndex, rootsBefore: 
     if (!covered) topmost.push(id);
   }
   return { root: false, nodes: topmost };
+}
+
+/**
+ * The index VS Code's view now matches: the new entries in scope, the old ones elsewhere (a
+ * change nobody asked to compare is still found when its subtree is asked for later).
+ */
+export function mergeIndex(before: RenderIndex, after: RenderIndex, scope: ReadonlySet<string> | undefined): RenderIndex {
+  if (scope === undefined) return after;
+  const inScope = scopeTest(after, scope);
+  const merged: RenderIndex = new Map();
+  for (const [id, entry] of after) merged.set(id, inScope(id) ? entry : before.get(id) ?? entry);
+  return merged;
+}
+
+/** Whether a node is at or under one of the scope's ids (always true without a scope). */
+export function scopeTest(index: RenderIndex, scope: ReadonlySet<string> | undefined): (id: string) => boolean {
+  if (scope === undefined) return () => true;
+  const known = new Map<string, boolean>();
+  const test = (id: string | undefined): boolean => {
+    if (id === undefined) return false;
+    if (scope.has(id)) return true;
+    let answer = known.get(id);
+    if (answer === undefined) {
+      answer = test(index.get(id)?.parent);
+      known.set(id, answer);
+    }
+    return answer;
+  };
+  return test;
 }

@@ -1,5 +1,8 @@
 // The endpoint node and its state sections (accounts, storage slots, token). No vscode import.
+import { activityNode } from './activityNodes';
 import { blockNode } from './blockNodes';
+import { foundGroup, goToRow } from './foundNodes';
+import { recentNode } from './recentNodes';
 import { hexAsDecimal, hexToBigInt, shortHex, tokenUnits, weiAsEth } from './format';
 import type { EndpointView, NodeSpec, SectionKey, TagView } from './nodeSpec';
 
@@ -101,6 +104,8 @@ export function tokenNode(ep: EndpointView): NodeSpec {
 export interface EndpointNodeOptions {
   showSafeFinalized: boolean;
   hasToken: boolean;
+  /** Blocks the Activity filters follow (named in the tree). */
+  activityBlocks?: number;
 }
 
 export function endpointNode(ep: EndpointView, tagView: TagView, options: EndpointNodeOptions): NodeSpec {
@@ -114,7 +119,12 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
   if (!overview) return base;
   if (!overview.ok) return { ...base, icon: 'debug-disconnect', description: `${ep.displayUrl} · ${overview.error}`, children: [errorChild(id, ep.id, overview.error)] };
   const o = overview.value;
-  const children: NodeSpec[] = [blockNode(ep, tagView, tokenFormat(ep))];
+  const token = tokenFormat(ep);
+  const found = foundGroup(ep, { decimals: token?.decimals ?? 6, symbol: token?.symbol ?? '', address: ep.token?.ok ? ep.token.value.address : undefined });
+  const children: NodeSpec[] = [
+    goToRow(ep.id), ...(found ? [found] : []), blockNode(ep, tagView, token), recentNode(ep),
+    activityNode(ep, { decimals: token?.decimals ?? 6, symbol: token?.symbol ?? '' }, options.activityBlocks ?? 100),
+  ];
   if (options.showSafeFinalized) {
     for (const tag of ['safe', 'finalized'] as const) {
       const value = o[tag];
@@ -131,7 +141,9 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
   if (options.hasToken) children.push(tokenNode(ep));
   return {
     ...base,
-    description: `chain ${hexAsDecimal(o.chainId)} · ${o.clientVersion} · head #${hexAsDecimal(o.head)}`,
+    // No head here: a row that changes every block would refresh the whole endpoint subtree in
+    // VS Code every block (the block rows below show the head).
+    description: `chain ${hexAsDecimal(o.chainId)} · ${o.clientVersion}`,
     tooltip: `${ep.name}\n${ep.displayUrl}\nchain id ${hexAsDecimal(o.chainId)}\n${o.clientVersion}`,
     children,
   };

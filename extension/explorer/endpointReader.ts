@@ -1,23 +1,13 @@
 // Reads what the explorer shows from one endpoint, batching where the endpoint allows it.
 // eth_getBlockReceipts is always sent on its own: a public endpoint answers any request that
 // contains it with HTTP 403, which would sink the whole batch. No vscode import.
-import { Interface } from 'ethers';
 import { BadResponseError, describeRpcError, HttpStatusError, JsonRpcError, RateLimitedError, type RpcClientError } from '../rpc/errors';
 import type { BatchItem, RpcClient, RpcRequest } from '../rpc/client';
 import { blockParam } from './blockNodes';
+import { encodeBalanceOf, tokenReads } from './tokenCalls';
 import type {
   AccountData, BlockJson, FilterLogs, Loaded, LogFilterSetting, Overview, ReceiptJson, SlotData, SlotSetting, TokenData,
 } from './nodeSpec';
-
-const tokenReads = new Interface([
-  'function name() view returns (string)',
-  'function symbol() view returns (string)',
-  'function version() view returns (string)',
-  'function decimals() view returns (uint8)',
-  'function totalSupply() view returns (uint256)',
-  'function paused() view returns (bool)',
-  'function balanceOf(address) view returns (uint256)',
-]);
 
 export function failure<T>(error: unknown): Loaded<T> {
   return {
@@ -27,11 +17,11 @@ export function failure<T>(error: unknown): Loaded<T> {
   };
 }
 
-function value<T>(item: BatchItem | undefined): T | undefined {
+export function value<T>(item: BatchItem | undefined): T | undefined {
   return item && item.ok ? (item.value as T) : undefined;
 }
 
-function firstError(items: BatchItem[]): unknown {
+export function firstError(items: BatchItem[]): unknown {
   const bad = items.find((i) => !i.ok);
   return bad && !bad.ok ? bad.error : undefined;
 }
@@ -50,7 +40,7 @@ export class EndpointReader {
   constructor(readonly client: RpcClient) {}
 
   /** A batch, or the same calls one by one where the endpoint does not take batches. */
-  private async batch(calls: RpcRequest[], signal?: AbortSignal): Promise<BatchItem[]> {
+  async batch(calls: RpcRequest[], signal?: AbortSignal): Promise<BatchItem[]> {
     if (!this.batchesRefused && calls.length > 1) {
       try {
         const items = await this.client.batch(calls, signal);
@@ -148,7 +138,7 @@ export class EndpointReader {
         { method: 'eth_getTransactionCount', params: [a, 'latest'] },
         { method: 'eth_getTransactionCount', params: [a, 'pending'] },
         { method: 'eth_getBalance', params: [a, tag] },
-        ...(token ? [{ method: 'eth_call', params: [{ to: token, data: tokenReads.encodeFunctionData('balanceOf', [a]) }, tag] }] : []),
+        ...(token ? [{ method: 'eth_call', params: [{ to: token, data: encodeBalanceOf(a) }, tag] }] : []),
       ]);
       const items = await this.batch(calls, signal);
       const bad = items.slice(0, 3).find((i) => !i.ok);

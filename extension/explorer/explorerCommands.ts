@@ -37,7 +37,7 @@ async function pickEndpoint(deps: ExplorerCommandDeps, node: ExplorerNode | unde
 }
 
 export function registerExplorerCommands(deps: ExplorerCommandDeps): vscode.Disposable[] {
-  const { model, tree, pending, registry, json, output } = deps;
+  const { model, pending, registry, json, output } = deps;
   return [
     vscode.commands.registerCommand('chainExplorer.pendingOn', () => pending.set(true)),
     vscode.commands.registerCommand('chainExplorer.pendingOff', () => pending.set(false)),
@@ -52,7 +52,6 @@ export function registerExplorerCommands(deps: ExplorerCommandDeps): vscode.Disp
           sub.dispose();
         }
       });
-      tree.update();
     }),
     vscode.commands.registerCommand('chainExplorer.copyValue', async (node?: ExplorerNode) => {
       const spec = target(deps, node)?.spec;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EndpointRegistry } from '../rpc/endpoints';
 import { readSettings, SECTION } from '../settings';
 import { registerExplorerCommands } from './explorerCommands';
+import { registerGoToCommands } from './goToCommands';
 import { ExplorerModel } from './explorerModel';
 import type { JsonDocuments } from './jsonDocuments';
 import { PendingToggle } from './pendingToggle';
@@ -42,20 +43,21 @@ export function activateExplorer(
   const poller = new Poller({
     intervalMs: () => {
       const settings = readSettings();
-      return model.tag === 'pending' ? settings.flashblockMs : Math.max(settings.pollIntervalMs, 250);
+      if (model.tag === 'pending') return settings.flashblockMs;
+      return settings.pollIntervalMs > 0 ? Math.max(settings.pollIntervalMs, 250) : model.blockTimeMs();
     },
     tick: (signal) => model.tick(signal),
-    afterTick: () => tree.update(),
   });
-  /** Polls only while the view is visible, the window focused, and pending on (or a poll interval set). */
+  /** Polls only while the view is visible, the window focused, and pending on or latest followed. */
   const updatePolling = (): void => {
-    const wanted = model.tag === 'pending' || readSettings().pollIntervalMs > 0;
+    const settings = readSettings();
+    const wanted = model.tag === 'pending' || settings.pollIntervalMs > 0 || settings.followLatest;
     poller.setActive(wanted && treeView.visible && vscode.window.state.focused);
   };
   /** Re-reads everything shown once (tag switch, settings change); `idle()` waits for it. */
   let refreshing: Promise<void> = Promise.resolve();
   const refreshNow = (): void => {
-    refreshing = refreshing.then(() => model.refreshAll()).then(() => tree.update(), () => tree.update());
+    refreshing = refreshing.then(() => model.refreshAll()).catch(() => undefined);
   };
   const setEndpointCount = (): void => {
     void vscode.commands.executeCommand('setContext', 'chainExplorer.endpointCount', registry.list().length);
@@ -76,24 +78,19 @@ export function activateExplorer(
   const disposables: vscode.Disposable[] = [
     tree, treeView, pending, poller,
     ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
+    ...registerGoToCommands({ model, tree, treeView, registry, output }),
     tree.onDidUpdate(updateStatus),
     treeView.onDidChangeVisibility(updatePolling),
     vscode.window.onDidChangeWindowState(updatePolling),
     treeView.onDidExpandElement(async (e) => {
       // Re-expanding an endpoint (its children cached by VS Code) puts it back into the polling.
       const spec = e.element.spec;
-      if (spec.kind === 'endpoint' && !model.isExpanded(spec.endpointId)) {
-        await model.expandEndpoint(spec.endpointId);
-        tree.update(e.element.id);
-      }
+      if (spec.kind === 'endpoint' && !model.isExpanded(spec.endpointId)) await model.expandEndpoint(spec.endpointId);
     }),
     treeView.onDidCollapseElement((e) => {
       const spec = e.element.spec;
       if (spec.kind === 'endpoint') model.collapseEndpoint(spec.endpointId);
-      else if (spec.section) {
-        model.closeSection(spec.endpointId, spec.section);
-        tree.update();
-      }
+      else if (spec.section) model.closeSection(spec.endpointId, spec.section);
     }),
     pending.onDidChange((on) => {
       model.setTag(on ? 'pending' : 'latest');
@@ -103,18 +100,20 @@ export function activateExplorer(
     }),
     registry.onDidChange(() => {
       setEndpointCount();
-      tree.update();
+      tree.refreshAll();
       offerToMoveKeys();
-      // An endpoint that failed while unexpanded (e.g. during a mock node restart) is read again.
-      void model.loadOverviews(true).then((read) => { if (read) tree.update(); });
+      // New endpoints are read, and one that failed while unexpanded (e.g. during a mock node restart) again.
+      void model.syncEndpoints(true);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       updatePolling();
+      tree.refreshAll();
       refreshNow();
     }),
   ];
   setEndpointCount();
+  void model.syncEndpoints();
   updateStatus();
   offerToMoveKeys();
   updatePolling();

@@ -1,10 +1,15 @@
 // What the explorer knows about each endpoint, how it loads it and how one poll tick refreshes it.
-// No vscode import: the tree provider renders it, the poller drives it.
+// Every load says which subtrees it may have changed (`onDidChange`); `roots()` only reads.
+// No vscode import: the tree refresher renders it, the poller drives it.
 import { RpcClient } from '../rpc/client';
 import { RateLimitedError } from '../rpc/errors';
 import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
+import { ChainLookups } from './chainLookups';
+import { EndpointBrowser, type BrowserSettings, type GoToOutcome } from './endpointBrowser';
 import { endpointNode } from './endpointNodes';
 import { EndpointReader } from './endpointReader';
+import { foundId } from './foundNodes';
+import { recentSectionId } from './recentNodes';
 import type {
   AccountData, BlockJson, EndpointData, EndpointView, FilterLogs, Loaded, LogFilterSetting, NodeSpec, Overview, ReceiptJson, SectionKey,
   SlotData, SlotSetting, TokenData,
@@ -26,11 +31,18 @@ export interface ModelSettings {
   watchedAccounts: string[];
   storageSlots: SlotSetting[];
   logFilters: LogFilterSetting[];
+  /** Blocks per page of Recent blocks. */
+  recentBlocks: number;
+  /** Blocks back an address's token transfers are searched. */
+  addressHistoryBlocks: number;
+  /** Blocks the Activity filters follow. */
+  activityBlocks: number;
 }
 
 interface EndpointState extends EndpointData {
   url: string;
   reader: EndpointReader;
+  browser: EndpointBrowser;
   expanded: boolean;
   open: Set<SectionKey>;
   counter: PendingRefreshCounter;
@@ -59,23 +71,52 @@ export interface TickOutcome {
 /** Ticks between retries of unexpanded endpoints that could not be read (5 s at 200 ms). */
 const RETRY_UNEXPANDED_EVERY = 25;
 
+/** Tree ids of the subtrees a load may have changed. */
+export type ChangeListener = (ids: string[]) => void;
+
 export class ExplorerModel {
   tag: 'latest' | 'pending' = 'latest';
   private tickCount = 0;
   private readonly states = new Map<string, EndpointState>();
+  private readonly listeners = new Set<ChangeListener>();
 
   constructor(
     private readonly endpoints: () => ExplorerEndpoint[],
     private readonly settings: () => ModelSettings,
   ) {}
 
+  onDidChange(listener: ChangeListener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => { this.listeners.delete(listener); } };
+  }
+
+  private changed(ids: string[]): void {
+    if (ids.length === 0) return;
+    for (const listener of [...this.listeners]) listener(ids);
+  }
+
+  /**
+   * Follows the endpoint list: forgets endpoints that left, starts over for a changed URL, and
+   * reads the overview of endpoints not read yet (`retryFailed`: also of those whose read failed).
+   */
+  async syncEndpoints(retryFailed = false): Promise<void> {
+    const live = new Set(this.endpoints().map((e) => e.id));
+    const gone = [...this.states.keys()].filter((id) => !live.has(id));
+    for (const id of gone) this.states.delete(id);
+    this.changed(gone);
+    await this.loadOverviews(retryFailed);
+  }
+
+  /** The endpoint's state, created (or started over for a new URL) when a load needs it. */
   private state(endpoint: ExplorerEndpoint): EndpointState {
     let state = this.states.get(endpoint.id);
     if (!state || state.url !== endpoint.url) {
       // A new URL (a restarted mock node on another port) starts from scratch, keeping what was open.
+      const reader = new EndpointReader(new RpcClient(endpoint.url, { timeoutMs: this.settings().requestTimeoutMs }));
       state = {
         url: endpoint.url,
-        reader: new EndpointReader(new RpcClient(endpoint.url, { timeoutMs: this.settings().requestTimeoutMs })),
+        reader,
+        browser: new EndpointBrowser(new ChainLookups(reader)),
         expanded: state?.expanded ?? false,
         open: state?.open ?? new Set(),
         counter: new PendingRefreshCounter(),
@@ -85,32 +126,39 @@ export class ExplorerModel {
         skipTicks: 0,
       };
       this.states.set(endpoint.id, state);
+      this.changed([endpoint.id]);
     }
     return state;
   }
 
-  private view(endpoint: ExplorerEndpoint, state: EndpointState): EndpointView {
+  /** The state to show: none yet, or one left from another URL, shows as not read. */
+  private shownState(endpoint: ExplorerEndpoint): EndpointState | undefined {
+    const state = this.states.get(endpoint.id);
+    return state && state.url === endpoint.url ? state : undefined;
+  }
+
+  private view(endpoint: ExplorerEndpoint, state: EndpointState | undefined): EndpointView {
     return {
       id: endpoint.id, name: endpoint.name, displayUrl: endpoint.displayUrl, curlUrl: endpoint.displayUrl,
-      overview: state.overview, block: state.block, receipts: state.receipts, logs: state.logs,
-      accounts: state.accounts, storage: state.storage, token: state.token, open: state.open,
+      overview: state?.overview, block: state?.block, receipts: state?.receipts, logs: state?.logs,
+      accounts: state?.accounts, storage: state?.storage, token: state?.token, open: state?.open ?? new Set(),
+      blockReceipts: this.tag === 'latest' ? state?.browser.blockReceipts : undefined,
+      recent: state?.browser.recent, recentBlocks: state?.browser.recentBlocks, found: state?.browser.found, activity: state?.browser.activity,
+      recentPageSize: this.settings().recentBlocks,
     };
   }
 
-  /** The whole tree as it stands. */
+  /** The whole tree as it stands (reads only). */
   roots(): NodeSpec[] {
     const settings = this.settings();
-    const live = new Set<string>();
-    const roots = this.endpoints().map((endpoint) => {
-      live.add(endpoint.id);
-      const state = this.state(endpoint);
-      return endpointNode(this.view(endpoint, state), { tag: this.tag, pendingRefreshes: state.pendingRefreshes }, {
+    return this.endpoints().map((endpoint) => {
+      const state = this.shownState(endpoint);
+      return endpointNode(this.view(endpoint, state), { tag: this.tag, pendingRefreshes: state?.pendingRefreshes ?? 0 }, {
         showSafeFinalized: settings.showSafeFinalized,
         hasToken: endpoint.tokenAddress !== undefined,
+        activityBlocks: settings.activityBlocks,
       });
     });
-    for (const id of [...this.states.keys()]) if (!live.has(id)) this.states.delete(id);
-    return roots;
   }
 
   endpoint(id: string): ExplorerEndpoint | undefined {
@@ -134,6 +182,7 @@ export class ExplorerModel {
       state.counter.reset();
       state.pendingRefreshes = 0;
     }
+    this.changed([...this.states.keys()].map(blockId));
   }
 
   isExpanded(id: string): boolean {
@@ -157,19 +206,18 @@ export class ExplorerModel {
 
   /**
    * Reads chain id, client version and head for endpoints not read yet, so the endpoint row shows
-   * them before anyone expands it (refreshing a row while it expands can leave it empty).
-   * Resolves true when something was read.
+   * them before anyone expands it.
    */
-  async loadOverviews(retryFailed = false): Promise<boolean> {
+  private async loadOverviews(retryFailed = false): Promise<void> {
     const settings = this.settings();
     const wanted = this.endpoints().map((endpoint) => ({ endpoint, state: this.state(endpoint) }))
       .filter(({ state }) => (state.overview === undefined || (retryFailed && !state.overview.ok && !state.expanded))
         && !state.loading.has('overview'));
-    await Promise.all(wanted.map(({ state }) => this.once(state, 'overview', async () => {
+    await Promise.all(wanted.map(({ endpoint, state }) => this.once(state, 'overview', async () => {
       const overview = await state.reader.overview(settings.showSafeFinalized);
       if (state.overview === undefined || !state.overview.ok) state.overview = overview;
+      this.changed([endpoint.id]);
     })));
-    return wanted.length > 0;
   }
 
   private once(state: EndpointState, key: string, load: () => Promise<void>): Promise<void> {
@@ -193,12 +241,70 @@ export class ExplorerModel {
     const state = this.state(endpoint);
     const wasOpen = state.open.has(section);
     state.open.add(section);
-    if (wasOpen && state[section] !== undefined && !state.loading.has(section)) return;
-    await this.once(state, section, () => this.loadSection(endpoint, state, section));
+    if (wasOpen && this.sectionLoaded(state, section) && !state.loading.has(section)) return;
+    await this.once(state, section, async () => {
+      await this.loadSection(endpoint, state, section);
+      this.changed([sectionId(endpoint.id, section)]);
+    });
+  }
+
+  private sectionLoaded(state: EndpointState, section: SectionKey): boolean {
+    if (section === 'recent') return state.browser.recent !== undefined;
+    if (section === 'activity') return state.browser.activity !== undefined;
+    if (section.startsWith('block:')) return state.browser.recentBlocks.has(section);
+    return state[section as 'receipts' | 'logs' | 'accounts' | 'storage' | 'token'] !== undefined;
+  }
+
+  private browserSettings(endpoint: ExplorerEndpoint): BrowserSettings {
+    const settings = this.settings();
+    return {
+      recentBlocks: settings.recentBlocks, addressHistoryBlocks: settings.addressHistoryBlocks, tokenAddress: endpoint.tokenAddress,
+      activityFilters: this.logFilters(endpoint), activityBlocks: settings.activityBlocks,
+    };
+  }
+
+  /** The configured log filters; none configured: every event of the endpoint's token. */
+  private logFilters(endpoint: ExplorerEndpoint): LogFilterSetting[] {
+    const settings = this.settings();
+    return settings.logFilters.length > 0 ? settings.logFilters
+      : endpoint.tokenAddress ? [{ name: 'Token events', address: endpoint.tokenAddress }] : [];
+  }
+
+  /**
+   * Go to…: resolves a block number or tag, a hash or an address on the endpoint and keeps it
+   * as its newest Go to result; the outcome names the tree id to reveal, or says what failed.
+   */
+  async goTo(id: string, text: string): Promise<{ ok: true; nodeId: string } | { ok: false; message: string }> {
+    const endpoint = this.endpoint(id);
+    if (!endpoint) return { ok: false, message: 'that endpoint is gone' };
+    // The result shows under the endpoint, which VS Code expands to reveal it: read it first.
+    await this.expandEndpoint(id);
+    const state = this.state(endpoint);
+    const outcome: GoToOutcome = await state.browser.goTo(text, this.browserSettings(endpoint));
+    if (!outcome.ok) return outcome;
+    this.changed([endpoint.id]);
+    return { ok: true, nodeId: foundId(endpoint.id, outcome.found) };
+  }
+
+  /** Adds a page of older blocks under Recent blocks. */
+  async loadOlderBlocks(id: string): Promise<void> {
+    const endpoint = this.endpoint(id);
+    if (!endpoint) return;
+    const state = this.state(endpoint);
+    await this.once(state, 'older', () => state.browser.loadOlder(this.browserSettings(endpoint)));
+    this.changed([recentSectionId(endpoint.id)]);
+  }
+
+  /** How often `latest` is checked while following the chain: the block time seen (default 2 s). */
+  blockTimeMs(): number {
+    const seen = this.expandedEndpoints().map((e) => this.states.get(e.id)?.browser.blockTimeMs).filter((ms): ms is number => ms !== undefined && ms > 0);
+    return Math.min(12_000, Math.max(1000, seen.length > 0 ? Math.min(...seen) : 2000));
   }
 
   closeSection(id: string, section: SectionKey): void {
-    this.states.get(id)?.open.delete(section);
+    const state = this.states.get(id);
+    if (!state?.open.delete(section)) return;
+    this.changed([sectionId(id, section)]);
   }
 
   /**
@@ -247,13 +353,39 @@ export class ExplorerModel {
     return { text: statusBarText(this.tag, title.number, state.pendingRefreshes), endpointName: endpoint.name };
   }
 
+  /** Reads the endpoint's block and what is open under it, then says what may have changed. */
   private async refreshEndpoint(
     endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
   ): Promise<{ ok: boolean; retryAfterMs?: number }> {
+    let quiet = false;
+    try {
+      const result = await this.readEndpoint(endpoint, state, full, signal);
+      quiet = result.quiet === true;
+      return result;
+    } finally {
+      // The overview and the token shape rows all over the endpoint: the whole subtree is compared.
+      if (!signal?.aborted && !quiet) this.changed([endpoint.id]);
+    }
+  }
+
+  /** `quiet`: nothing was read beyond the head, which had not moved. */
+  private async readEndpoint(
+    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
+  ): Promise<{ ok: boolean; retryAfterMs?: number; quiet?: boolean }> {
     const settings = this.settings();
+    // Following latest: one cheap head check; the rest is read only when a new block came.
+    if (this.tag === 'latest' && !full && state.block?.ok && state.block.value && state.overview?.ok) {
+      try {
+        const now = await state.browser.lookups.head(signal);
+        if (`0x${now.toString(16)}` === state.block.value.number) return { ok: true, quiet: true };
+      } catch { /* read in full below, which records the error */ }
+    }
     const { block, head, error } = await state.reader.block(this.tag, signal);
     if (signal?.aborted) return { ok: true };
     state.block = block;
+    if (block.ok && this.tag === 'latest') await state.browser.observeLatest(block.value, signal);
+    if (block.ok && state.open.has('recent') && head !== undefined) await state.browser.followHead(this.browserSettings(endpoint), BigInt(head), signal);
+    if (block.ok && state.open.has('activity') && head !== undefined) await state.browser.followActivity(this.browserSettings(endpoint), BigInt(head), signal);
     const headMoved = !state.overview?.ok || state.overview.value.head !== head;
     if (full || headMoved || !block.ok) {
       state.overview = await state.reader.overview(settings.showSafeFinalized, signal);
@@ -269,7 +401,7 @@ export class ExplorerModel {
       state.token = await state.reader.token(endpoint.tokenAddress, 'latest', signal);
     }
     for (const section of state.open) {
-      if (section === 'token') continue;
+      if (section === 'token' || section === 'recent' || section === 'activity' || section.startsWith('block:')) continue;
       // A public endpoint's 403 on receipts does not change from tick to tick: ask again only on a
       // full refresh (the Refresh command, switching the tag, expanding again).
       if (section === 'receipts' && !full && state.receipts?.ok === false && state.receipts.needsDedicated) continue;
@@ -281,16 +413,23 @@ export class ExplorerModel {
   private async loadSection(endpoint: ExplorerEndpoint, state: EndpointState, section: SectionKey, signal?: AbortSignal): Promise<void> {
     const settings = this.settings();
     const block = state.block?.ok ? state.block.value : undefined;
+    if (section.startsWith('block:')) {
+      await state.browser.loadBlock(section, signal);
+      return;
+    }
     switch (section) {
+      case 'recent':
+        await state.browser.loadRecent(this.browserSettings(endpoint), undefined, signal);
+        break;
       case 'receipts':
         state.receipts = await state.reader.receipts(this.tag, block, signal);
         break;
-      case 'logs': {
-        const filters = settings.logFilters.length > 0 ? settings.logFilters
-          : endpoint.tokenAddress ? [{ name: 'Token events', address: endpoint.tokenAddress }] : [];
-        state.logs = await state.reader.logs(filters, this.tag, block, signal);
+      case 'logs':
+        state.logs = await state.reader.logs(this.logFilters(endpoint), this.tag, block, signal);
         break;
-      }
+      case 'activity':
+        await state.browser.loadActivity(this.browserSettings(endpoint), signal);
+        break;
       case 'accounts': {
         const accounts = settings.watchedAccounts.length > 0 ? settings.watchedAccounts : endpoint.defaultAccounts ?? [];
         state.accounts = await state.reader.accounts(accounts, this.tag, endpoint.tokenAddress, signal);
@@ -306,4 +445,15 @@ export class ExplorerModel {
         break;
     }
   }
+}
+
+/** The tree id of the block node at the current tag. */
+export function blockId(endpointId: string): string {
+  return `${endpointId}/block`;
+}
+
+/** The tree id of a lazy section's node. */
+export function sectionId(endpointId: string, section: SectionKey): string {
+  if (section.startsWith('block:')) return `${recentSectionId(endpointId)}/${section.slice('block:'.length)}`;
+  return section === 'receipts' || section === 'logs' ? `${blockId(endpointId)}/${section}` : `${endpointId}/${section}`;
 }

@@ -1,12 +1,19 @@
 // The explorer's tree as plain data: built by pure functions from JSON-RPC results, compared by
 // changeDetection.ts, rendered by treeProvider.ts. No vscode import.
 
+import type { ActivityFilter } from './activity';
+import type { AddressData, ReceiptSummary, TransactionFound } from './chainLookups';
+
 export type NodeKind =
   | 'endpoint' | 'block' | 'field' | 'transactions' | 'transaction' | 'receipts' | 'receipt' | 'logs' | 'logFilter'
-  | 'log' | 'accounts' | 'account' | 'storage' | 'slot' | 'token' | 'tagHead' | 'error' | 'message';
+  | 'log' | 'accounts' | 'account' | 'storage' | 'slot' | 'token' | 'tagHead' | 'error' | 'message'
+  | 'goTo' | 'recent' | 'recentBlock' | 'older' | 'found' | 'address' | 'link' | 'activity';
 
-/** Parts of an endpoint that load only when first expanded (and are polled only once loaded). */
-export type SectionKey = 'receipts' | 'logs' | 'accounts' | 'storage' | 'token';
+/**
+ * Parts of an endpoint that load only when first expanded (and are polled only once loaded):
+ * fixed sections, and `block:0x…` for one of the recent blocks.
+ */
+export type SectionKey = 'receipts' | 'logs' | 'accounts' | 'storage' | 'token' | 'recent' | 'activity' | `block:0x${string}`;
 
 export interface NodeRequest {
   method: string;
@@ -29,6 +36,8 @@ export interface NodeSpec {
   json?: { title: string; value: unknown };
   /** The request behind this node, for "Copy Request as curl". */
   request?: NodeRequest;
+  /** What clicking the row runs (links: Go to a transaction, block or address). */
+  command?: { id: string; title: string; arguments: unknown[] };
   endpointId: string;
   /** Set on the node whose children load on first expand. */
   section?: SectionKey;
@@ -47,7 +56,29 @@ export interface EndpointData {
   accounts?: Loaded<AccountData[]>;
   storage?: Loaded<SlotData[]>;
   token?: Loaded<TokenData>;
+  /** Receipt status per transaction of the block at the tag (latest only; by eth_getTransactionReceipt). */
+  blockReceipts?: ReadonlyMap<string, ReceiptSummary>;
+  /** The last blocks, newest first (headers with transaction hashes). */
+  recent?: Loaded<BlockJson[]>;
+  /** Recent blocks expanded, by number (hex): the full block and its receipts' status. */
+  recentBlocks?: ReadonlyMap<string, Loaded<BlockDetail>>;
+  /** Go to results, newest first. */
+  found?: readonly Found[];
+  /** Log filters following the last blocks. */
+  activity?: Loaded<ActivityFilter[]>;
 }
+
+/** A block with full transactions and, where the endpoint gave them, their receipts' status. */
+export interface BlockDetail {
+  block: BlockJson;
+  receipts: ReadonlyMap<string, ReceiptSummary>;
+}
+
+/** One Go to result. */
+export type Found =
+  | { kind: 'transaction'; key: string; found: TransactionFound }
+  | { kind: 'block'; key: string; detail: BlockDetail }
+  | { kind: 'address'; key: string; data: AddressData };
 
 /** What the explorer shows for one endpoint at one moment. */
 export interface EndpointView extends EndpointData {
@@ -59,6 +90,8 @@ export interface EndpointView extends EndpointData {
   curlUrl: string;
   /** Sections the user has expanded. */
   open: ReadonlySet<SectionKey>;
+  /** How many recent blocks a page shows. */
+  recentPageSize?: number;
 }
 
 export interface Overview {

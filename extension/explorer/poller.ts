@@ -5,9 +5,8 @@ import type { TickOutcome } from './explorerModel';
 export interface PollerOptions {
   /** Period between the end of one tick and the start of the next, read before each wait. */
   intervalMs: () => number;
+  /** One tick; the model it reads says itself what changed. */
   tick: (signal: AbortSignal) => Promise<TickOutcome>;
-  /** After every completed tick (the tree update goes here). */
-  afterTick: (outcome: TickOutcome) => void;
   maxBackoffMs?: number;
   timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
 }
@@ -79,7 +78,6 @@ export class Poller {
     }
     if (generation !== this.generation) return; // stopped (or restarted) meanwhile
     this.inFlight = undefined;
-    this.options.afterTick(outcome);
     this.schedule(this.nextDelay(outcome), generation);
   }
 

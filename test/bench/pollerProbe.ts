@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       { address: node.tokenAddress, slot: balanceSlot, label: 'balance' },
     ],
   };
-  const settings = { requestTimeoutMs: 10_000, showSafeFinalized: true, watchedAccounts: [], storageSlots: [], logFilters: [] };
+  const settings = { requestTimeoutMs: 10_000, showSafeFinalized: true, watchedAccounts: [], storageSlots: [], logFilters: [], recentBlocks: 10, addressHistoryBlocks: 2000, activityBlocks: 100 };
   const model = new ExplorerModel(() => [endpoint], () => settings);
   model.setTag('pending');
   await model.expandEndpoint(endpoint.id);
@@ -39,16 +39,18 @@ async function main(): Promise<void> {
   let roots = model.roots();
   let index = indexTree(roots);
   let changedNodes = 0;
+  // As the extension's refresher does: the model says when a load may have changed the tree, and
+  // the tree is rebuilt and diffed then.
+  model.onDidChange(() => {
+    const next = model.roots();
+    const nextIndex = indexTree(next);
+    changedNodes += diffTrees(index, nextIndex, roots.map((r) => r.id), next.map((r) => r.id)).nodes.length;
+    roots = next;
+    index = nextIndex;
+  });
   const poller = new Poller({
     intervalMs: () => FLASHBLOCK_MS,
     tick: (signal) => model.tick(signal),
-    afterTick: () => {
-      const next = model.roots();
-      const nextIndex = indexTree(next);
-      changedNodes += diffTrees(index, nextIndex, roots.map((r) => r.id), next.map((r) => r.id)).nodes.length;
-      roots = next;
-      index = nextIndex;
-    },
   });
   poller.setActive(true);
   await new Promise((resolve) => setTimeout(resolve, 2000)); // warm-up

@@ -32,10 +32,21 @@ describe('change detection', () => {
     assert.deepEqual(changes(before, after), { root: false, nodes: ['ep:mock/block/field/stateRoot'] });
   });
 
-  it('fires the endpoint (and so everything under it) when the head moves', () => {
+  it('leaves the endpoint row alone when only the head moves (refreshing it reloads its whole subtree)', () => {
     const before = endpointView();
     const after = endpointView({ overview: { ok: true, value: { chainId: '0x7a69', clientVersion: 'chain-mock-node/0.1.0', head: '0x7c' } } });
-    assert.deepEqual(changes(before, after, { tag: 'latest', pendingRefreshes: 0 }, { tag: 'latest', pendingRefreshes: 0 }), { root: false, nodes: ['ep:mock'] });
+    assert.deepEqual(changes(before, after, { tag: 'latest', pendingRefreshes: 0 }, { tag: 'latest', pendingRefreshes: 0 }), { root: false, nodes: [] });
+  });
+
+  it('compares only the subtrees in scope', () => {
+    const before = endpointView({ block: { ok: true, value: block({ number: '0x7c', transactions: [tx1] }) } });
+    const after = endpointView({ block: { ok: true, value: block({ number: '0x7c', transactions: [tx1, tx2], gasUsed: '0xa410' }) } });
+    const a = [endpointNode(before, pending, options)];
+    const b = [endpointNode(after, pending, options)];
+    const diff = (scope: string[]) => diffTrees(indexTree(a), indexTree(b), ['ep:mock'], ['ep:mock'], new Set(scope));
+    assert.deepEqual(diff(['ep:mock/accounts']), { root: false, nodes: [] });
+    assert.deepEqual(diff(['ep:mock/block/transactions']), { root: false, nodes: ['ep:mock/block/transactions'] });
+    assert.deepEqual(diff(['ep:mock']), { root: false, nodes: ['ep:mock/block'] });
   });
 
   it('refreshes the whole tree when the endpoint list changes', () => {

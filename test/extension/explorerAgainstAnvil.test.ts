@@ -29,7 +29,7 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
     await rpc(anvil.url, 'evm_mine');
     const endpoints: ExplorerEndpoint[] = [{ id: 'ep:anvil', name: 'anvil', url: anvil.url, displayUrl: anvil.url, defaultAccounts: [ALICE, BOB] }];
     const settings: ModelSettings = {
-      requestTimeoutMs: 5000, showSafeFinalized: true, watchedAccounts: [], logFilters: [{ name: 'transfers', topics: [TRANSFER] }],
+      requestTimeoutMs: 5000, showSafeFinalized: true, recentBlocks: 10, addressHistoryBlocks: 2000, activityBlocks: 100, watchedAccounts: [], logFilters: [{ name: 'transfers', topics: [TRANSFER] }],
       storageSlots: [{ address: BOB, slot: '0x0', label: 'slot 0 of an account' }],
     };
     model = new ExplorerModel(() => endpoints, () => settings);
@@ -41,7 +41,7 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
   it('shows the endpoint (chain id, client version, head) and the latest block with its header', async () => {
     await model.expandEndpoint('ep:anvil');
     const root = model.roots()[0];
-    assert.match(root.description ?? '', /^chain 31337 · anvil\/v[\d.]+ · head #1$/);
+    assert.match(root.description ?? '', /^chain 31337 · anvil\/v[\d.]+$/);
     const latest = find(root.children, 'latest');
     assert.equal(latest.label, 'latest #1');
     const header = find(latest.children, 'Header');
@@ -83,5 +83,23 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
     assert.match(find(find(root.children, 'Accounts').children, '0xf39Fd6').description ?? '', /^nonce 1 \/ pending 1 · /);
     const outcome = await model.tick();
     assert.equal(outcome.failures, 0);
+  });
+
+  it('Go to, Recent blocks and the address node read Anvil the same way', async () => {
+    const hash: string = await rpc(anvil.url, 'eth_sendTransaction', [{ from: ALICE, to: BOB, value: '0x1' }]);
+    await rpc(anvil.url, 'evm_mine');
+    const tx = await model.goTo('ep:anvil', hash);
+    assert.ok(tx.ok, JSON.stringify(tx));
+    const root = model.roots()[0];
+    const found = find(root.children, 'Go to results');
+    assert.match(find(found.children, 'tx ').description ?? '', /^success · block #3 · 0xf39f…2266 → 0x7099…79c8/);
+    const address = await model.goTo('ep:anvil', BOB);
+    assert.ok(address.ok);
+    const bob = find(find(model.roots()[0].children, 'Go to results').children, '0x709979');
+    assert.equal(find(bob.children, 'code').description, 'no code');
+    assert.equal(find(bob.children, 'Token transfers').description, '0 in blocks #0–#3');
+    await model.openSection('ep:anvil', 'recent');
+    assert.deepEqual(find(model.roots()[0].children, 'Recent blocks').children?.map((c) => c.label), ['#3', '#2', '#1', '#0']);
+    assert.deepEqual(await model.goTo('ep:anvil', '9'), { ok: false, message: 'the endpoint has no block #9 (its head is #3)' });
   });
 });

@@ -6,7 +6,7 @@ import { ExplorerModel, type ExplorerEndpoint, type ModelSettings } from '../../
 import type { NodeSpec } from '../../extension/explorer/nodeSpec';
 import { startMockNode, type PendingIdentity, type RunningMockNode } from '../../mock-node/index';
 
-const settings: ModelSettings = { requestTimeoutMs: 5000, showSafeFinalized: true, watchedAccounts: [], storageSlots: [], logFilters: [] };
+const settings: ModelSettings = { requestTimeoutMs: 5000, showSafeFinalized: true, recentBlocks: 10, addressHistoryBlocks: 2000, activityBlocks: 100, watchedAccounts: [], storageSlots: [], logFilters: [] };
 
 function find(nodes: NodeSpec[] | undefined, label: string): NodeSpec {
   const node = nodes?.find((n) => n.label.startsWith(label));
@@ -130,8 +130,7 @@ describe('ExplorerModel retries an unexpanded endpoint that could not be read @i
     const url = `http://127.0.0.1:${port}/`;
     const endpoints: ExplorerEndpoint[] = [{ id: 'ep:later', name: 'later', url, displayUrl: url }];
     const model = new ExplorerModel(() => endpoints, () => settings);
-    model.roots();
-    await model.loadOverviews();
+    await model.syncEndpoints();
     assert.match(model.roots()[0].description ?? '', /endpoint unreachable/);
     const again = await startMockNode({ port, auto: false, quiet: true });
     try {

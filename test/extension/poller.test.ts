@@ -2,29 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { TickOutcome } from '../../extension/explorer/explorerModel';
 import { ticksToSkip } from '../../extension/explorer/explorerModel';
 import { Poller } from '../../extension/explorer/poller';
-
-/** Timers run by hand: the test decides when a scheduled tick fires. */
-class ManualTimers {
-  queue: { fn: () => void; ms: number; id: number }[] = [];
-  private next = 1;
-  setTimeout = (fn: () => void, ms: number): unknown => {
-    const id = this.next++;
-    this.queue.push({ fn, ms, id });
-    return id;
-  };
-  clearTimeout = (handle: unknown): void => {
-    this.queue = this.queue.filter((t) => t.id !== handle);
-  };
-  /** Fires the oldest timer; returns its delay. */
-  fire(): number {
-    const timer = this.queue.shift();
-    assert.ok(timer, 'a timer is scheduled');
-    timer.fn();
-    return timer.ms;
-  }
-}
-
-const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+import { flush, ManualTimers } from './manualTimers';
 
 describe('Poller', () => {
   it('runs one tick at a time and schedules the next only after the previous ends', async () => {
@@ -41,7 +19,6 @@ describe('Poller', () => {
         inFlight--;
         return { failures: 0, successes: 1 };
       },
-      afterTick: () => undefined,
       timers,
     });
     poller.setActive(true);
@@ -64,7 +41,6 @@ describe('Poller', () => {
     const timers = new ManualTimers();
     let signal: AbortSignal | undefined;
     let finish: () => void = () => undefined;
-    let after = 0;
     const poller = new Poller({
       intervalMs: () => 200,
       tick: async (s) => {
@@ -72,7 +48,6 @@ describe('Poller', () => {
         await new Promise<void>((resolve) => { finish = resolve; });
         return { failures: 0, successes: 1 };
       },
-      afterTick: () => { after++; },
       timers,
     });
     poller.setActive(true);
@@ -83,12 +58,11 @@ describe('Poller', () => {
     finish();
     await flush();
     assert.equal(timers.queue.length, 0);
-    assert.equal(after, 0, 'a tick that ended after stop does not update the tree');
     assert.equal(poller.active, false);
   });
 
   it('backs off when every endpoint fails, honours Retry-After, and resets on success', () => {
-    const poller = new Poller({ intervalMs: () => 200, tick: async () => ({ failures: 0 }), afterTick: () => undefined, maxBackoffMs: 5000 });
+    const poller = new Poller({ intervalMs: () => 200, tick: async () => ({ failures: 0 }), maxBackoffMs: 5000 });
     const fail: TickOutcome = { failures: 1, successes: 0 };
     assert.equal(poller.nextDelay(fail), 400);
     assert.equal(poller.nextDelay(fail), 800);

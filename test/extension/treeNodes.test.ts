@@ -14,11 +14,12 @@ function child(node: NodeSpec | undefined, label: string): NodeSpec {
 }
 
 describe('explorer tree nodes', () => {
-  it('builds the endpoint with chain id, client version and head', () => {
+  it('builds the endpoint with chain id and client version, the Go to row first', () => {
     const node = endpointNode(endpointView(), { tag: 'latest', pendingRefreshes: 0 }, { showSafeFinalized: false, hasToken: true });
     assert.equal(node.label, 'Mock node (public)');
-    assert.equal(node.description, 'chain 31337 · chain-mock-node/0.1.0 · head #123');
-    assert.deepEqual(node.children?.map((c) => c.label), ['latest #123', 'Accounts', 'Storage', 'Token']);
+    assert.equal(node.description, 'chain 31337 · chain-mock-node/0.1.0');
+    assert.deepEqual(node.children?.map((c) => c.label), ['Go to…', 'latest #123', 'Recent blocks', 'Activity', 'Accounts', 'Storage', 'Token']);
+    assert.deepEqual(node.children?.[0].command, { id: 'chainExplorer.goTo', title: 'Go to…', arguments: ['ep:mock'] });
   });
 
   it('shows header fields as decimal and time, copyable as raw hex', () => {

@@ -38,9 +38,11 @@ describe('RPC explorer with the mock node', function () {
   it('shows the endpoint (chain id, client version, head) and the latest block', async () => {
     const children = await childrenAt(explorer, [PUBLIC]);
     const endpoint = await nodeAt(explorer, [PUBLIC]);
-    assert.match(endpoint!.spec.description ?? '', /^chain 31337 · chain-mock-node\/[\d.]+ · head #\d+$/);
-    assert.match(children[0].spec.label, /^latest #\d+$/);
-    const blockChildren = await explorer.tree.getChildren(children[0]);
+    assert.match(endpoint!.spec.description ?? '', /^chain 31337 · chain-mock-node\/[\d.]+$/);
+    assert.equal(children[0].spec.label, 'Go to…', 'the search row first');
+    const latest = children.find((c) => c.spec.kind === 'block')!;
+    assert.match(latest.spec.label, /^latest #\d+$/);
+    const blockChildren = await explorer.tree.getChildren(latest);
     assert.deepEqual(blockChildren.map((c) => c.spec.label), ['Transactions', 'Receipts', 'Logs', 'Header']);
     const header = await explorer.tree.getChildren(blockChildren[3]);
     const number = header.find((h) => h.spec.label === 'number');
@@ -101,12 +103,15 @@ describe('RPC explorer with the mock node', function () {
 
     before(async () => {
       proxy = await countingProxy(explorer.mockNode.running!.url);
+      // With pending off, nothing may reach the node: not even following latest.
+      await vscode.workspace.getConfiguration('chainExplorer').update('followLatest', false, vscode.ConfigurationTarget.Global);
       await vscode.workspace.getConfiguration('chainExplorer').update('endpoints', [{ name: 'Counted', url: proxy.url }], vscode.ConfigurationTarget.Global);
       await waitFor('the Counted endpoint', async () => nodeAt(explorer, ['Counted', 'pending']));
     });
 
     after(async () => {
       await vscode.workspace.getConfiguration('chainExplorer').update('endpoints', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('chainExplorer').update('followLatest', undefined, vscode.ConfigurationTarget.Global);
       await proxy.close();
     });
 
@@ -128,6 +133,7 @@ describe('RPC explorer with the mock node', function () {
       await waitFor('polling', () => explorer.poller.active);
       await vscode.commands.executeCommand('workbench.view.explorer');
       await waitFor('the poller to stop with the view hidden', () => !explorer.poller.active);
+      await explorer.idle(); // the one refresh that turning pending on started
       await waitFor('no request in flight at the node', () => proxy.inFlight === 0);
       const hidden = proxy.count;
       await sleep(1000);
@@ -156,7 +162,7 @@ describe('RPC explorer with the mock node', function () {
       }, 40_000);
       const roots2 = await explorer.tree.getChildren();
       assert.deepEqual(roots2.map((r) => r.spec.label), [PUBLIC, DEDICATED, 'Counted']);
-      assert.match((await childrenAt(explorer, [PUBLIC]))[0].spec.label, /^pending #\d+$/);
+      assert.match((await childrenAt(explorer, [PUBLIC])).find((c) => c.spec.kind === 'block')?.spec.label ?? '', /^pending #\d+$/);
     });
   });
 
@@ -176,6 +182,47 @@ describe('RPC explorer with the mock node', function () {
     const onChain = BigInt(await rpc(node.url, 'eth_getStorageAt', [node.tokenAddress, '0xb', 'latest']) as string);
     assert.equal(supply?.spec.description, onChain.toString());
     assert.ok(onChain > 0n);
+  });
+
+  describe('following latest, Go to, Reveal Transaction', () => {
+    before(async () => {
+      await vscode.commands.executeCommand('chainExplorer.pendingOff');
+      await vscode.commands.executeCommand('chainExplorer.restartMockNode', { blockTimeMs: 1000 });
+    });
+
+    it('follows latest without any click: the block node shows two new heads as they come', async () => {
+      assert.equal(explorer.pending.on, false);
+      const first = await waitFor('latest #N', async () => {
+        const b = await nodeAt(explorer, [PUBLIC, 'latest #']);
+        return b ? Number(/#(\d+)/.exec(b.spec.label)?.[1]) : undefined;
+      });
+      await waitFor('latest #N+2', async () => {
+        const b = explorer.tree.node(`${(await nodeAt(explorer, [PUBLIC]))!.id}/block`);
+        return b && Number(/#(\d+)/.exec(b.spec.label)?.[1]) >= first + 2;
+      }, 20_000);
+      assert.equal(explorer.poller.active, true, 'polling at the block time with pending off');
+    });
+
+    it('goes to a transaction by command and reveals it, selected, with its receipt status', async () => {
+      const node = explorer.mockNode.running!;
+      const token = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
+      const hash = await rpc(node.url, 'eth_sendTransaction', [{ from: node.accounts[0].address, to: node.tokenAddress, data: token.encodeFunctionData('transfer', [node.accounts[1].address, 1_000_000n]) }]) as string;
+      await waitFor('the transfer mined', async () => (await rpc(node.url, 'eth_getTransactionReceipt', [hash])) !== null);
+      const endpointId = (await nodeAt(explorer, [PUBLIC]))!.spec.endpointId;
+      const outcome = await vscode.commands.executeCommand<{ ok: boolean; nodeId: string }>('chainExplorer.goTo', endpointId, hash);
+      assert.equal(outcome.ok, true);
+      await waitFor('the result selected', () => explorer.treeView.selection[0]?.id === outcome.nodeId);
+      assert.match(explorer.treeView.selection[0].spec.description ?? '', /^success · block #\d+ · /);
+    });
+
+    it('reveals a transaction for other features by endpoint name and hash', async () => {
+      const hash = await vscode.commands.executeCommand<string>('chainExplorer.sendTestTransaction');
+      await waitFor('the test transaction mined', async () => (await rpc(explorer.mockNode.running!.url, 'eth_getTransactionReceipt', [hash])) !== null);
+      const outcome = await vscode.commands.executeCommand<{ ok: boolean; nodeId: string }>('chainExplorer.revealTransaction', DEDICATED, hash);
+      assert.equal(outcome.ok, true);
+      assert.match(outcome.nodeId, new RegExp(`/found/transaction/${hash}$`));
+      await waitFor('the result selected', () => explorer.treeView.selection[0]?.id === outcome.nodeId);
+    });
   });
 
   describe('the three pending shapes', () => {

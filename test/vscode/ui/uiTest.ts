@@ -6,9 +6,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Interface, randomBytes, hexlify } from 'ethers';
 import type { Page } from 'playwright-core';
+import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { openBrowser, workbenchUrl } from '../browserDriver';
-import { startCodeServer } from '../codeServer';
+import { freePort, startCodeServer } from '../codeServer';
 import { ensureVsCodeTools } from '../installTools';
 import { findProcesses, measureCpu } from './processCpu';
 
@@ -82,6 +84,54 @@ async function runCommandAndChoose(page: Page, title: string, label: string): Pr
   throw lastError;
 }
 
+async function rpcCall(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = await response.json() as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/** 2.5 USDC from the first dev account to the second, as a dapp would send it; resolves once mined. */
+async function sendTokenTransfer(url: string): Promise<string> {
+  const [from, to] = await rpcCall(url, 'eth_accounts', []) as string[];
+  const token = '0x3600000000000000000000000000000000000000';
+  const data = `0xa9059cbb${to.slice(2).padStart(64, '0')}${(2_500_000).toString(16).padStart(64, '0')}`;
+  const hash = await rpcCall(url, 'eth_sendTransaction', [{ from, to: token, data }]) as string;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    if (await rpcCall(url, 'eth_getTransactionReceipt', [hash])) return hash;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`transfer ${hash} not mined within 15 s`);
+}
+
+/**
+ * A capture, as a merchant's backend does it: the payer (dev account 0) signs an EIP-3009
+ * TransferWithAuthorization (eth_signTypedData_v4 on the node), the merchant (dev account 1)
+ * relays it. Resolves with the block it was mined in.
+ */
+async function sendCapture(url: string): Promise<number> {
+  const [payer, merchant] = await rpcCall(url, 'eth_accounts', []) as string[];
+  const token = new Interface(STABLE_TOKEN_ABI);
+  const address = '0x3600000000000000000000000000000000000000';
+  const read = async (name: string) => token.decodeFunctionResult(name, await rpcCall(url, 'eth_call', [{ to: address, data: token.encodeFunctionData(name, []) }, 'latest']) as string)[0] as string;
+  const message = { from: payer, to: merchant, value: 1_000_000n, validAfter: 0n, validBefore: BigInt(Math.floor(Date.now() / 1000) + 3600), nonce: hexlify(randomBytes(32)) };
+  const typed = buildTypedData('TransferWithAuthorization', { name: await read('name'), version: await read('version'), chainId: 31337n, verifyingContract: address }, message);
+  const signature = await rpcCall(url, 'eth_signTypedData_v4', [payer, JSON.stringify(typed)]) as string;
+  const data = token.encodeFunctionData('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)', [
+    message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature,
+  ]);
+  const hash = await rpcCall(url, 'eth_sendTransaction', [{ from: merchant, to: address, data }]) as string;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    const receipt = await rpcCall(url, 'eth_getTransactionReceipt', [hash]) as { status: string; blockNumber: string } | null;
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new Error(`capture ${hash} failed`);
+      return Number(receipt.blockNumber);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`capture ${hash} not mined within 15 s`);
+}
+
 export async function runUiTest(repoRoot: string): Promise<UiResult> {
   const tools = ensureVsCodeTools();
   const shotsDir = process.env.CHAIN_EXPLORER_SCREENSHOTS === 'media'
@@ -89,6 +139,9 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
     : path.join(repoRoot, 'test-results', 'screenshots');
   fs.mkdirSync(shotsDir, { recursive: true });
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'chain-explorer-ui-'));
+  // The mock node on a port the test knows, so it can send transactions as a dapp would.
+  const nodePort = await freePort();
+  const nodeUrl = `http://127.0.0.1:${nodePort}/`;
   const server = await startCodeServer(tools, {
     folder: workspace,
     settings: {
@@ -96,6 +149,7 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       'workbench.colorTheme': 'Default Dark Modern',
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'workbench.tips.enabled': false,
+      'chainExplorer.mockNode.options': { port: nodePort },
     },
   });
   let browser: Awaited<ReturnType<typeof openBrowser>>;
@@ -136,6 +190,8 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
   const shot = (name: string) => page.screenshot({ path: path.join(shotsDir, name) });
   console.log('  UI test (the workbench driven like a person)');
   try {
+    // A busy machine takes more than the default 30 s to load the workbench.
+    page.setDefaultNavigationTimeout(120_000);
     await page.goto(workbenchUrl({ origin: server.origin, host: server.host, port: server.port, folder: workspace, extensionDevelopmentPath: repoRoot }));
     await step('opens the Chain view from the activity bar and shows the welcome', async () => {
       await page.locator('.activitybar [aria-label^="Chain"]').first().click({ timeout: 60_000 });
@@ -153,13 +209,84 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
       await row(page, 'Mock node (dedicated)').waitFor({ timeout: 5000 });
     });
 
-    await step('expands the endpoint and the latest block with clicks', async () => {
+    await step('expands the endpoint, then at once the latest block: it lists its children (issue 11)', async () => {
+      // The bug: the endpoint was read before it was expanded, a block was sealed meanwhile, and
+      // expanding it read it again; the explorer then refreshed the endpoint row right after VS
+      // Code had listed its children, and a block expanded in that moment stayed empty for good.
+      await row(page, /Mock node \(public\).*chain 31337/).waitFor({ timeout: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // the mock node seals a block every 2 s
       await row(page, 'Mock node (public)').click();
-      await row(page, /latest #\d+/).waitFor({ timeout: 10_000 });
-      await row(page, /latest #\d+/).click();
-      await row(page, 'Transactions').waitFor({ timeout: 10_000 });
+      await row(page, /latest #\d+/).click({ timeout: 10_000 });
+      for (const child of ['Transactions', 'Receipts', 'Logs', 'Header']) await row(page, child).waitFor({ timeout: 10_000 });
       await page.locator('.statusbar-item', { hasText: /latest #\d+/ }).waitFor({ timeout: 10_000 });
       await shot('explorer-latest.png');
+    });
+
+    await step('follows latest with pending off: two new heads show without any click', async () => {
+      // The row reads `latest #12` then the hash `0x…`, with or without a space between.
+      const shown = Number(/latest #(\d+)(?=\s|0x)/.exec(await row(page, /latest #\d+/).innerText())?.[1]);
+      await row(page, new RegExp(`latest #${shown + 2}(?=\\s|0x)`)).waitFor({ timeout: 15_000 });
+      await row(page, 'Transactions').waitFor({ timeout: 5000 }); // still expanded, with its children
+    });
+
+    let transfer = '';
+    await step('a dapp sends a token transfer; Go to (palette) finds it by its hash, with its status', async () => {
+      transfer = await sendTokenTransfer(nodeUrl);
+      await runCommand(page, 'Chain: Go to Block, Transaction or Address');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(transfer);
+      await page.keyboard.press('Enter');
+      await row(page, new RegExp(`tx ${transfer.slice(0, 10)}.*success · block #\\d+`)).waitFor({ timeout: 15_000 });
+      await shot('explorer-goto-transaction.png');
+    });
+
+    await step('one click on the sender (a link) opens the address: balances, nonce, the token transfer out', async () => {
+      await row(page, /^from0x/).click();
+      await row(page, /out · Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC/).waitFor({ timeout: 15_000 });
+      await row(page, /^nonce\d+ · pending \d+/).waitFor({ timeout: 5000 });
+      await shot('explorer-address.png');
+    });
+
+    await step('finds the transfer in Recent blocks: expands its block, the transaction shows its status', async () => {
+      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
+      await row(page, 'Mock node (public)').click();
+      await row(page, 'Recent blocks').click();
+      const number = Number(await rpcCall(nodeUrl, 'eth_getTransactionReceipt', [transfer]).then((r) => (r as { blockNumber: string }).blockNumber));
+      const blockRow = row(page, new RegExp(`^#${number}0x`));
+      // Ten blocks a page: when the transfer's block has scrolled out of the first, load older ones.
+      for (let page_ = 0; page_ < 3 && !(await blockRow.waitFor({ timeout: 3000 }).then(() => true, () => false)); page_++) {
+        await row(page, /Load \d+ older blocks/).click();
+      }
+      await blockRow.click({ timeout: 10_000 });
+      await row(page, new RegExp(`#0 ${transfer.slice(0, 10)}.*success · 0xf39f`)).waitFor({ timeout: 10_000 });
+      await shot('explorer-recent-blocks.png');
+      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
+      await row(page, 'Mock node (public)').click();
+    });
+
+    await step('Activity follows a capture across three blocks: its Transfer and AuthorizationUsed stay listed', async () => {
+      await row(page, /^Activity/).click();
+      await row(page, 'Token events').waitFor({ timeout: 10_000 });
+      const mined = await sendCapture(nodeUrl);
+      const used = row(page, new RegExp(`AuthorizationUsed by 0xf39F…2266.*#${mined}\\b`));
+      await used.waitFor({ timeout: 15_000 });
+      await row(page, new RegExp(`Transfer 0xf39F…2266 → 0x7099…79C8 1 USDC.*#${mined}\\b`)).waitFor({ timeout: 5000 });
+      // Checked at every new head the status bar shows, until three blocks have gone by.
+      const status = page.locator('.statusbar-item', { hasText: /latest #\d+/ }).first();
+      const head = async () => Number(/latest #(\d+)/.exec(await status.innerText())?.[1] ?? -1);
+      for (let seen = await head(), deadline = Date.now() + 30_000; seen < mined + 3;) {
+        if (Date.now() > deadline) throw new Error(`latest stayed at #${seen}, the capture is in #${mined}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const now = await head();
+        if (now !== seen) await used.waitFor({ timeout: 5000 }); // still listed at the new head
+        seen = now;
+      }
+      await shot('explorer-activity.png');
+      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
+      await row(page, 'Mock node (public)').click();
+      await row(page, /latest #\d+/).click();
+      await row(page, 'Transactions').waitFor({ timeout: 10_000 });
     });
 
     await step('flips pending on with the view title button; the status bar shows pending', async () => {

@@ -1,0 +1,188 @@
+// Reads behind Go to…, the recent blocks and the address node: blocks by number or hash, a
+// transaction with its receipt, an address's balances, code and token transfers. Log ranges stay
+// within what the endpoint accepts: a range it refuses with -32005 is read again in halves.
+// No vscode import.
+import { JsonRpcError } from '../rpc/errors';
+import { failure, firstError, value, type EndpointReader } from './endpointReader';
+import type { BlockJson, Loaded, ReceiptJson, TransactionJson } from './nodeSpec';
+import { encodeBalanceOf, decodeUint256, TRANSFER_TOPIC } from './tokenCalls';
+
+export interface TransactionFound {
+  tx: TransactionJson;
+  /** null: no receipt yet (pending); undefined: the endpoint would not give one. */
+  receipt: ReceiptJson | null | undefined;
+}
+
+export interface AddressData {
+  address: string;
+  /** The block the reads were made at. */
+  head: string;
+  balanceLatest: string;
+  balancePending: string;
+  nonceLatest: string;
+  noncePending: string;
+  code: string;
+  tokenBalance?: string;
+  transfers: Loaded<TransferHistory>;
+}
+
+export interface TransferHistory {
+  fromBlock: string;
+  toBlock: string;
+  /** Newest first. */
+  logs: Record<string, unknown>[];
+  /** eth_getLogs calls it took (more than two when the endpoint refused a range). */
+  requests: number;
+}
+
+/** Status and gas of a receipt, for a transaction's row. */
+export interface ReceiptSummary {
+  status?: string;
+  gasUsed?: string;
+}
+
+const hex = (n: bigint): string => `0x${n.toString(16)}`;
+const pad32 = (address: string): string => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
+
+/** The error an endpoint gives for a log range it will not serve in one call. */
+export function isRangeRefusal(error: unknown): boolean {
+  return error instanceof JsonRpcError && error.code === -32005;
+}
+
+export class ChainLookups {
+  constructor(private readonly reader: EndpointReader) {}
+
+  async head(signal?: AbortSignal): Promise<bigint> {
+    return BigInt(await this.reader.client.call<string>('eth_blockNumber', [], signal));
+  }
+
+  /** Blocks by number, in the order asked; a block the endpoint does not have is left out. */
+  async blocks(numbers: bigint[], full: boolean, signal?: AbortSignal): Promise<Loaded<BlockJson[]>> {
+    try {
+      const items = await this.reader.batch(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [hex(n), full] })), signal);
+      const bad = items.find((i) => !i.ok);
+      if (bad && !bad.ok) return failure(bad.error);
+      return { ok: true, value: items.map((i) => value<BlockJson | null>(i)).filter((b): b is BlockJson => !!b) };
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  async blockByHash(hash: string, signal?: AbortSignal): Promise<BlockJson | null> {
+    return this.reader.client.call<BlockJson | null>('eth_getBlockByHash', [hash, true], signal);
+  }
+
+  async blockAt(tag: string, signal?: AbortSignal): Promise<BlockJson | null> {
+    return this.reader.client.call<BlockJson | null>('eth_getBlockByNumber', [tag, true], signal);
+  }
+
+  /** A transaction and its receipt in one round trip; null when the endpoint does not know it. */
+  async transaction(hash: string, signal?: AbortSignal): Promise<TransactionFound | null> {
+    const items = await this.reader.batch([
+      { method: 'eth_getTransactionByHash', params: [hash] },
+      { method: 'eth_getTransactionReceipt', params: [hash] },
+    ], signal);
+    if (!items[0].ok) throw items[0].error;
+    const tx = items[0].value as TransactionJson | null;
+    if (!tx) return null;
+    return { tx, receipt: items[1].ok ? (items[1].value as ReceiptJson | null) : undefined };
+  }
+
+  /**
+   * Receipt status and gas per transaction hash, by eth_getTransactionReceipt (public endpoints
+   * serve it, unlike eth_getBlockReceipts). Hashes without an answer are left out.
+   */
+  async receiptSummaries(hashes: string[], signal?: AbortSignal): Promise<Map<string, ReceiptSummary>> {
+    const summaries = new Map<string, ReceiptSummary>();
+    if (hashes.length === 0) return summaries;
+    try {
+      const items = await this.reader.batch(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })), signal);
+      hashes.forEach((h, i) => {
+        const receipt = value<ReceiptJson | null>(items[i]);
+        if (receipt) summaries.set(h, { status: receipt.status, gasUsed: receipt.gasUsed });
+      });
+    } catch { /* shown without status */ }
+    return summaries;
+  }
+
+  /** Balances and nonces at latest and pending, code, token balance and recent token transfers. */
+  async address(address: string, options: { token?: string; historyBlocks: number }, signal?: AbortSignal): Promise<AddressData> {
+    const items = await this.reader.batch([
+      { method: 'eth_blockNumber', params: [] },
+      { method: 'eth_getBalance', params: [address, 'latest'] },
+      { method: 'eth_getBalance', params: [address, 'pending'] },
+      { method: 'eth_getTransactionCount', params: [address, 'latest'] },
+      { method: 'eth_getTransactionCount', params: [address, 'pending'] },
+      { method: 'eth_getCode', params: [address, 'latest'] },
+      ...(options.token ? [{ method: 'eth_call', params: [{ to: options.token, data: encodeBalanceOf(address) }, 'latest'] }] : []),
+    ], signal);
+    const error = firstError(items.slice(0, 6));
+    if (error) throw error;
+    const head = BigInt(value<string>(items[0]) ?? '0x0');
+    const tokenRaw = options.token ? value<string>(items[6]) : undefined;
+    const tokenBalance = tokenRaw ? decodeUint256(tokenRaw) : undefined;
+    return {
+      address,
+      head: hex(head),
+      balanceLatest: value<string>(items[1]) ?? '0x0',
+      balancePending: value<string>(items[2]) ?? '0x0',
+      nonceLatest: value<string>(items[3]) ?? '0x0',
+      noncePending: value<string>(items[4]) ?? '0x0',
+      code: value<string>(items[5]) ?? '0x',
+      tokenBalance: tokenBalance === undefined ? undefined : hex(tokenBalance),
+      transfers: await this.transfers(address, head, options.historyBlocks, signal),
+    };
+  }
+
+  /** ERC-20 `Transfer` logs from or to the address over the last `blocks` blocks, newest first. */
+  async transfers(address: string, head: bigint, blocks: number, signal?: AbortSignal): Promise<Loaded<TransferHistory>> {
+    const from = head - BigInt(Math.max(1, blocks)) + 1n > 0n ? head - BigInt(Math.max(1, blocks)) + 1n : 0n;
+    try {
+      const counter = { requests: 0 };
+      const out = await this.logsInRange({ topics: [TRANSFER_TOPIC, pad32(address)] }, from, head, counter, signal);
+      const incoming = await this.logsInRange({ topics: [TRANSFER_TOPIC, null, pad32(address)] }, from, head, counter, signal);
+      const seen = new Set<string>();
+      const logs = [...out, ...incoming]
+        .filter((l) => {
+          const key = `${String(l.transactionHash)}:${String(l.logIndex)}`;
+          if (seen.has(key)) return false; // a transfer to oneself is in both lists
+          seen.add(key);
+          return true;
+        })
+        .sort((a, b) => compareLogs(b, a));
+      return { ok: true, value: { fromBlock: hex(from), toBlock: hex(head), logs, requests: counter.requests } };
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  /**
+   * eth_getLogs over [from, to]; a range the endpoint refuses with -32005 is read as two halves,
+   * down to single blocks. At most 64 calls, so a hostile endpoint cannot keep it busy.
+   */
+  async logsInRange(
+    filter: { address?: string | string[]; topics?: (string | null)[] }, from: bigint, to: bigint,
+    counter: { requests: number }, signal?: AbortSignal,
+  ): Promise<Record<string, unknown>[]> {
+    if (counter.requests >= 64) throw new Error('the endpoint refused every smaller log range (64 eth_getLogs calls)');
+    counter.requests++;
+    try {
+      return await this.reader.client.call<Record<string, unknown>[]>('eth_getLogs', [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }], signal) ?? [];
+    } catch (error) {
+      if (!isRangeRefusal(error) || from >= to) throw error;
+      const middle = from + (to - from) / 2n;
+      const older = await this.logsInRange(filter, from, middle, counter, signal);
+      const newer = await this.logsInRange(filter, middle + 1n, to, counter, signal);
+      return [...older, ...newer];
+    }
+  }
+}
+
+/** Orders logs by block, then log index. */
+export function compareLogs(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const n = (v: unknown): bigint => (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? BigInt(v) : -1n);
+  const byBlock = n(a.blockNumber) - n(b.blockNumber);
+  if (byBlock !== 0n) return byBlock < 0n ? -1 : 1;
+  const byIndex = n(a.logIndex) - n(b.logIndex);
+  return byIndex === 0n ? 0 : byIndex < 0n ? -1 : 1;
+}

@@ -1,0 +1,140 @@
+// Go to results under an endpoint: a transaction with its receipt, a block, an address with its
+// balances, code and recent token transfers. No vscode import.
+import { blockDetailChildren, fieldNode, GO_TO_COMMAND, logNode, receiptNode, statusText, transactionNode } from './blockNodes';
+import { hashDescription } from './blockTitle';
+import type { AddressData } from './chainLookups';
+import { hexAsDecimal, hexToBigInt, shortHex, tokenUnits, weiAsEth } from './format';
+import type { BlockDetail, EndpointView, Found, NodeSpec } from './nodeSpec';
+import type { TransactionFound } from './chainLookups';
+
+export function foundGroupId(endpointId: string): string {
+  return `${endpointId}/found`;
+}
+
+/** The tree id of a Go to result. */
+export function foundId(endpointId: string, found: Pick<Found, 'kind' | 'key'>): string {
+  return `${foundGroupId(endpointId)}/${found.kind}/${found.key}`;
+}
+
+/** The row that opens Go to… for this endpoint: the tree's search box. */
+export function goToRow(endpointId: string): NodeSpec {
+  return {
+    id: `${endpointId}/goTo`, endpointId, kind: 'goTo', collapsible: 'none', icon: 'search',
+    label: 'Go to…', description: 'block number or hash, transaction hash, address',
+    command: { id: GO_TO_COMMAND, title: 'Go to…', arguments: [endpointId] },
+  };
+}
+
+interface TokenFormat {
+  decimals: number;
+  symbol: string;
+  address?: string;
+}
+
+function transactionFound(ep: EndpointView, key: string, found: TransactionFound, token: TokenFormat): NodeSpec {
+  const id = foundId(ep.id, { kind: 'transaction', key });
+  const tx = found.tx;
+  const inner = transactionNode(id, ep.id, tx, 0, found.receipt ? { status: found.receipt.status, gasUsed: found.receipt.gasUsed } : undefined);
+  const where = typeof tx.blockNumber === 'string' ? `block #${hexAsDecimal(tx.blockNumber)}` : 'pending';
+  const receiptRow: NodeSpec = found.receipt
+    ? receiptNode(id, ep.id, found.receipt, token.decimals, token.symbol)
+    : { id: `${id}/noReceipt`, endpointId: ep.id, kind: 'message', collapsible: 'none', label: found.receipt === null ? 'no receipt yet' : 'receipt not available' };
+  return {
+    ...inner,
+    id,
+    collapsible: 'expanded',
+    label: `tx ${shortHex(tx.hash, 10, 6)}`,
+    description: `${found.receipt ? `${statusText(found.receipt.status)} · ` : ''}${where} · ${inner.description?.replace(/^(success|failed \([^)]*\)) · /, '') ?? ''}`,
+    children: [{ ...receiptRow, label: `receipt: ${receiptRow.label}` }, ...(inner.children ?? [])],
+  };
+}
+
+function blockFound(ep: EndpointView, key: string, detail: BlockDetail): NodeSpec {
+  const id = foundId(ep.id, { kind: 'block', key });
+  const block = detail.block;
+  return {
+    id, endpointId: ep.id, kind: 'block', collapsible: 'expanded', icon: 'package',
+    label: `block #${hexAsDecimal(block.number)}`,
+    description: `${hashDescription(block.hash)} · ${block.transactions.length} tx`,
+    copyValue: typeof block.hash === 'string' ? block.hash : undefined,
+    json: { title: `block-${hexAsDecimal(block.number)}`, value: block },
+    request: { method: 'eth_getBlockByHash', params: [block.hash, true] },
+    children: blockDetailChildren(id, ep.id, detail),
+  };
+}
+
+/** `in` / `out` / `self` for a Transfer log seen from `address`. */
+function direction(log: Record<string, unknown>, address: string): string {
+  const topics = Array.isArray(log.topics) ? (log.topics as string[]) : [];
+  const from = topics[1]?.slice(-40).toLowerCase();
+  const to = topics[2]?.slice(-40).toLowerCase();
+  const me = address.slice(2).toLowerCase();
+  return from === me && to === me ? 'self' : from === me ? 'out' : 'in';
+}
+
+function addressFound(ep: EndpointView, key: string, data: AddressData, token: TokenFormat): NodeSpec {
+  const id = foundId(ep.id, { kind: 'address', key });
+  const field = (name: string, description: string, copy?: string): NodeSpec => ({
+    ...fieldNode(`${id}/${name}`, ep.id, name, copy ?? description, description),
+  });
+  const tokenBalance = data.tokenBalance !== undefined ? hexToBigInt(data.tokenBalance) : undefined;
+  const tokenText = tokenBalance !== undefined ? tokenUnits(tokenBalance, token.decimals, token.symbol) : undefined;
+  const codeBytes = (data.code.length - 2) / 2;
+  const children: NodeSpec[] = [
+    field('balance', `${weiAsEth(data.balanceLatest)} · pending ${weiAsEth(data.balancePending)}`, hexAsDecimal(data.balanceLatest)),
+    field('nonce', `${hexAsDecimal(data.nonceLatest)} · pending ${hexAsDecimal(data.noncePending)}`, hexAsDecimal(data.noncePending)),
+    ...(tokenText ? [field(token.symbol || 'token', tokenText, String(tokenBalance))] : []),
+    field('code', codeBytes > 0 ? `${codeBytes} bytes` : 'no code', data.code),
+    transfersNode(ep, id, data, token),
+  ];
+  return {
+    id, endpointId: ep.id, kind: 'address', collapsible: 'expanded', icon: codeBytes > 0 ? 'file-code' : 'person',
+    label: shortHex(data.address, 8, 6),
+    description: `${weiAsEth(data.balanceLatest)}${tokenText ? ` · ${tokenText}` : ''} · nonce ${hexAsDecimal(data.nonceLatest)}${codeBytes > 0 ? ' · contract' : ''}`,
+    tooltip: `${data.address}\nread at block #${hexAsDecimal(data.head)}`,
+    copyValue: data.address,
+    request: { method: 'eth_getBalance', params: [data.address, 'latest'] },
+    children,
+  };
+}
+
+function transfersNode(ep: EndpointView, addressNodeId: string, data: AddressData, token: TokenFormat): NodeSpec {
+  const id = `${addressNodeId}/transfers`;
+  const base: NodeSpec = { id, endpointId: ep.id, kind: 'logs', collapsible: 'expanded', icon: 'arrow-swap', label: 'Token transfers' };
+  if (!data.transfers.ok) {
+    return { ...base, description: 'error', children: [{ id: `${id}/error`, endpointId: ep.id, kind: 'error', collapsible: 'none', icon: 'warning', label: data.transfers.error, copyValue: data.transfers.error }] };
+  }
+  const history = data.transfers.value;
+  const range = `blocks #${hexAsDecimal(history.fromBlock)}–#${hexAsDecimal(history.toBlock)}`;
+  const logs = history.logs.slice(0, 50);
+  return {
+    ...base,
+    description: `${history.logs.length} in ${range}${history.requests > 2 ? ` (${history.requests} eth_getLogs: range split)` : ''}`,
+    json: { title: `transfers-${data.address.slice(0, 10)}`, value: history.logs },
+    children: logs.length === 0
+      ? [{ id: `${id}/none`, endpointId: ep.id, kind: 'message', collapsible: 'none', label: `no Transfer in ${range}` }]
+      : logs.map((log, i) => {
+        // Only the known token's amounts are scaled; other tokens' are shown as raw integers.
+        const known = token.address !== undefined && String(log.address).toLowerCase() === token.address.toLowerCase();
+        const node = logNode(id, ep.id, log, i, known ? token.decimals : 0, known ? token.symbol : '');
+        return { ...node, label: `${direction(log, data.address)} · ${node.label}`, description: `#${hexAsDecimal(log.blockNumber)} · ${node.description ?? ''}` };
+      }),
+  };
+}
+
+/** The Go to results group, newest first; undefined while there are none. */
+export function foundGroup(ep: EndpointView, token: TokenFormat): NodeSpec | undefined {
+  const found = ep.found ?? [];
+  if (found.length === 0) return undefined;
+  return {
+    id: foundGroupId(ep.id), endpointId: ep.id, kind: 'found', collapsible: 'expanded', icon: 'search',
+    label: 'Go to results', description: `${found.length}`,
+    children: found.map((f) => {
+      switch (f.kind) {
+        case 'transaction': return transactionFound(ep, f.key, f.found, token);
+        case 'block': return blockFound(ep, f.key, f.detail);
+        case 'address': return addressFound(ep, f.key, f.data, token);
+      }
+    }),
+  };
+}

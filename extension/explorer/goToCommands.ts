@@ -1,0 +1,82 @@
+// Go to… (palette, view title, the search row of each endpoint, links in the tree), Reveal
+// Transaction (for other features: an endpoint and a transaction hash), Load older blocks.
+import * as vscode from 'vscode';
+import { GO_TO_COMMAND } from './blockNodes';
+import type { ExplorerCommandDeps } from './explorerCommands';
+import { parseGoTo } from './goToInput';
+import { LOAD_OLDER_COMMAND } from './recentNodes';
+import type { ExplorerNode } from './treeProvider';
+
+export const REVEAL_TRANSACTION_COMMAND = 'chainExplorer.revealTransaction';
+
+export type GoToDeps = Pick<ExplorerCommandDeps, 'model' | 'tree' | 'treeView' | 'registry' | 'output'>;
+
+export type GoToResult = { ok: true; nodeId: string } | { ok: false; message: string } | undefined;
+
+/** The endpoint to look in: the one given, the selected row's, the only one, else the user's choice. */
+async function chooseEndpoint(deps: GoToDeps, given: string | ExplorerNode | undefined): Promise<string | undefined> {
+  if (typeof given === 'string') {
+    const byIdOrName = deps.registry.list().find((e) => e.id === given || e.name === given);
+    return byIdOrName?.id;
+  }
+  if (given) return given.spec.endpointId;
+  const selected = deps.treeView.selection[0];
+  if (selected) return selected.spec.endpointId;
+  const all = deps.registry.list();
+  if (all.length <= 1) return all[0]?.id;
+  const picked = await vscode.window.showQuickPick(
+    all.map((e) => ({ label: e.name, description: e.displayUrl, id: e.id })),
+    { title: 'Go to…', placeHolder: 'Look on which endpoint?' },
+  );
+  return picked?.id;
+}
+
+async function goTo(deps: GoToDeps, given?: string | ExplorerNode, text?: string): Promise<GoToResult> {
+  const endpointId = await chooseEndpoint(deps, given);
+  const endpoint = endpointId ? deps.registry.get(endpointId) : undefined;
+  if (!endpoint) {
+    if (deps.registry.list().length === 0) void vscode.window.showInformationMessage('No endpoint yet: start the mock node or add an endpoint.');
+    else if (typeof given === 'string') void vscode.window.showWarningMessage(`No endpoint named ${given}.`);
+    return undefined;
+  }
+  const input = text ?? await vscode.window.showInputBox({
+    title: `Go to… on ${endpoint.name}`,
+    prompt: 'A block number, block hash, transaction hash or address',
+    placeHolder: '0x… or 12345',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      if (v.trim() === '') return undefined;
+      const parsed = parseGoTo(v);
+      return parsed.ok ? undefined : parsed.error;
+    },
+  });
+  if (!input?.trim()) return undefined;
+  const outcome = await vscode.window.withProgress(
+    { location: { viewId: 'chainExplorer.rpcExplorer' }, title: 'Go to…' },
+    () => deps.model.goTo(endpoint.id, input),
+  );
+  if (!outcome.ok) {
+    deps.output.info(`go to ${input.trim().slice(0, 80)} on ${endpoint.name}: ${outcome.message}`);
+    void vscode.window.showWarningMessage(`${endpoint.name}: ${outcome.message}`);
+    return outcome;
+  }
+  const node = await deps.tree.revealable(outcome.nodeId);
+  if (node) await deps.treeView.reveal(node, { select: true, focus: true, expand: true });
+  return outcome;
+}
+
+export function registerGoToCommands(deps: GoToDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(GO_TO_COMMAND, (given?: string | ExplorerNode, text?: string) => goTo(deps, given, text)),
+    vscode.commands.registerCommand(REVEAL_TRANSACTION_COMMAND, (endpoint: string, hash: string) => {
+      if (typeof endpoint !== 'string' || typeof hash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hash)) {
+        throw new Error(`${REVEAL_TRANSACTION_COMMAND} takes an endpoint (id or name) and a transaction hash`);
+      }
+      return goTo(deps, endpoint, hash);
+    }),
+    vscode.commands.registerCommand(LOAD_OLDER_COMMAND, async (endpointId?: string) => {
+      const id = endpointId ?? deps.treeView.selection[0]?.spec.endpointId;
+      if (id) await deps.model.loadOlderBlocks(id);
+    }),
+  ];
+}
