@@ -9,6 +9,13 @@ import { join } from 'node:path';
 import { ROOT, startCli } from '../helpers/cli';
 import { checkFiveReadsFromPython } from '../clients/pythonClient';
 
+/** examples/python's unittest suite, its MockNode started as `command` (how a Python project runs the node). */
+function runPythonExample(command: string): string {
+  return execFileSync('python3', ['-m', 'unittest', '-v', 'test_with_mock_node'], {
+    cwd: join(ROOT, 'examples', 'python'), env: { ...process.env, CHAIN_MOCK_NODE: command }, stdio: 'pipe', timeout: 120_000,
+  }).toString();
+}
+
 function build(script: string): string {
   return execFileSync(process.execPath, [join(ROOT, 'mock-node', 'package', script)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
 }
@@ -50,6 +57,10 @@ describe('installable mock node', function () {
       }
     });
 
+    it('the Python example suite (examples/python) passes against the installed bin', () => {
+      runPythonExample(join(project, 'node_modules', '.bin', 'chain-mock-node'));
+    });
+
     it('require("chain-mock-node") starts the node in-process', () => {
       const script = "require('chain-mock-node').startMockNode({ port: 0, auto: false }).then(async (n) => { console.log(await n.request('eth_chainId')); await n.stop(); })";
       assert.equal(execFileSync(process.execPath, ['-e', script], { cwd: project }).toString().trim(), '0x7a69');
@@ -75,6 +86,7 @@ describe('installable mock node', function () {
       } finally {
         assert.equal(await node.stop(), 0);
       }
+      runPythonExample(executable);
     });
   });
 });
