@@ -1,7 +1,7 @@
 // The demo's view of the node: a JSON-RPC client over HTTP, a local signer for dev accounts, and
 // the token calls of the authorization flow. Everything goes over the wire, as from any language.
 import { HDNodeWallet, Interface, Wallet } from 'ethers';
-import { STABLE_TOKEN_ABI } from '../../mock-node/index';
+import { decodeTokenEvent, STABLE_TOKEN_ABI } from '../../mock-node/tokenKit/index';
 
 export const TOKEN = new Interface(STABLE_TOKEN_ABI);
 const ERROR_STRING = new Interface(['error Error(string)']);
@@ -145,14 +145,10 @@ export class DemoChain {
   }
 }
 
-/** The token's logs in a receipt, decoded by name. */
+/** The token's logs in a receipt, decoded with the token kit: name and arguments by name. */
 export function decodeLogs(receipt: { logs: { topics: string[]; data: string }[] }): { name: string; args: Record<string, unknown> }[] {
   return receipt.logs.map((log) => {
-    const parsed = TOKEN.parseLog(log);
-    if (!parsed) return { name: 'unknown', args: {} };
-    const args: Record<string, unknown> = {};
-    parsed.fragment.inputs.forEach((input, i) => { args[input.name] = parsed.args[i]; });
-    return { name: parsed.name, args };
+    const event = decodeTokenEvent(log);
+    return { name: event?.name ?? 'unknown', args: Object.fromEntries((event?.args ?? []).map((arg) => [arg.name, arg.value])) };
   });
 }
-

@@ -2,9 +2,9 @@
 // (its CLI bundle as a child process). Each step prints what it does and the state it observes, and
 // checks every claim it prints: a step that does not behave as printed makes the exit code 1.
 //   --json   one JSON object per step (and a summary line), for machines
-import { formatUnits, hexlify, randomBytes, TypedDataEncoder, verifyTypedData, type TypedDataField, type Wallet } from 'ethers';
+import { hexlify, randomBytes, TypedDataEncoder, verifyTypedData, type TypedDataField, type Wallet } from 'ethers';
 import WebSocket from 'ws';
-import { buildTypedData, DEFAULT_MNEMONIC, EVENT_TOPICS, TYPED_DATA_TYPES } from '../../mock-node/index';
+import { buildTypedData, EVENT_TOPICS, formatTokenUnits, TYPED_DATA_TYPES } from '../../mock-node/tokenKit/index';
 import { call, DemoChain, decodeLogs, devWallet, post } from './chainClient';
 import { startNodeProcess } from './nodeProcess';
 import { Reporter } from './report';
@@ -16,7 +16,9 @@ const CAPTURE_GAS = 200_000n;
 /** The kit's read-only EIP-712 types in the mutable shape ethers' signer takes. */
 const RECEIVE = TYPED_DATA_TYPES.ReceiveWithAuthorization as unknown as Record<string, TypedDataField[]>;
 const CANCEL_TYPES = TYPED_DATA_TYPES.CancelAuthorization as unknown as Record<string, TypedDataField[]>;
-const usdc = (units: bigint) => `${formatUnits(units, 6)} USDC`;
+const usdc = (units: bigint) => `${formatTokenUnits(units, { group: true })} USDC`;
+/** The well-known test mnemonic the node derives its dev accounts from (it prints their keys). */
+const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 const short = (hex: string) => `${hex.slice(0, 10)}…`;
 
 interface Authorization {
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
 
   const node = await startNodeProcess(['--accounts', '4']);
   const chain = new DemoChain(node.url, node.dedicatedUrl, node.chainId, node.token);
-  const [payer, merchant, other] = [1, 2, 3].map((i) => devWallet(DEFAULT_MNEMONIC, i));
+  const [payer, merchant, other] = [1, 2, 3].map((i) => devWallet(DEV_MNEMONIC, i));
   const domain = {
     name: await chain.tokenCall('name', []) as string,
     version: await chain.tokenCall('version', []) as string,
