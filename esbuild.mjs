@@ -33,6 +33,10 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   plugins: [wasmBesideBundle],
+  // ws loads the optional native add-ons bufferutil and utf-8-validate when they are installed.
+  // The bundles never ship them, and a single executable (npm run build:sea) may require built-in
+  // modules only: leave those requires out of every bundle.
+  define: { 'process.env.WS_NO_BUFFER_UTIL': '"1"', 'process.env.WS_NO_UTF_8_VALIDATE': '"1"' },
 };
 
 const builds = [

@@ -1,6 +1,7 @@
 // The RPC Explorer as one feature: its model, tree view, pending toggle and status bar, poller,
 // commands and the events that drive them. activate() calls activateExplorer() once.
 import * as vscode from 'vscode';
+import { markWalkthroughEvent } from '../walkthrough';
 import type { EndpointRegistry } from '../rpc/endpoints';
 import { readSettings, SECTION } from '../settings';
 import { registerExplorerCommands } from './explorerCommands';
@@ -39,6 +40,7 @@ export function activateExplorer(
   const updateStatus = (): void => {
     const status = model.statusText();
     pending.show(registry.list().length > 0 ? status.text : undefined, status.endpointName);
+    if (model.showsTransaction()) markWalkthroughEvent('transactionSeen');
   };
   const poller = new Poller({
     intervalMs: () => {

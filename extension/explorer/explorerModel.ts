@@ -343,6 +343,14 @@ export class ExplorerModel {
   }
 
   /** The status bar for the first expanded endpoint: `latest #N` or `pending #N.k`. */
+  /** Whether an expanded endpoint's block at the current tag holds a transaction (the walkthrough's "a transaction seen"). */
+  showsTransaction(): boolean {
+    return this.expandedEndpoints().some((endpoint) => {
+      const block = this.states.get(endpoint.id)?.block;
+      return block?.ok === true && (block.value?.transactions?.length ?? 0) > 0;
+    });
+  }
+
   statusText(): { text: string; endpointName?: string } {
     const endpoint = this.expandedEndpoints().find((e) => this.states.get(e.id)?.block?.ok)
       ?? this.endpoints().find((e) => this.states.get(e.id)?.block?.ok);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, ROOT, ensureCliBuilt, runCliExpectingFailure, startCli } from '../helpers/cli';
 import { rpc } from '../helpers/rpc';
+import { checkFiveReadsFromPython } from './pythonClient';
 
 describe('the CLI as a child process', function () {
   before(ensureCliBuilt);
@@ -66,20 +67,7 @@ describe('the CLI as a child process', function () {
 
   it('a Python standard-library client reads the five methods; SIGTERM exits 0', async function () {
     const node = await startCli(['--no-auto', '--pending-identity', 'zero']);
-    const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-    await rpc(node.url, 'eth_sendTransaction', [{ from: address, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '0x1' }]);
-    await rpc(node.url, 'mock_flashblock');
-    const out = execFileSync('python3', [join(__dirname, 'python', 'five_reads.py'), node.url, node.dedicatedUrl, address]).toString();
-    const seen = JSON.parse(out);
-    assert.equal(seen.block_latest.number, '0x0');
-    assert.equal(seen.block_pending.number, '0x1');
-    assert.equal(seen.block_pending.transactions.length, 1);
-    assert.equal(seen.nonce_latest, 0);
-    assert.equal(seen.nonce_pending, 1);
-    assert.equal(seen.storage_pending, '0x' + '00'.repeat(32));
-    assert.deepEqual(seen.logs_pending, []);
-    assert.deepEqual(seen.receipts_public, { status: 403, code: -32004 });
-    assert.deepEqual(seen.receipts_dedicated, { status: 200, statuses: ['0x1'] });
+    await checkFiveReadsFromPython(node);
     assert.equal(await node.stop(), 0);
   });
 });

@@ -26,9 +26,13 @@ export function ensureCliBuilt(): void {
   if (!existsSync(CLI)) execFileSync(process.execPath, [join(ROOT, 'esbuild.mjs')], { cwd: ROOT });
 }
 
-export function startCli(args: string[]): Promise<CliNode> {
-  ensureCliBuilt();
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { cwd: ROOT });
+/**
+ * Starts the node on a free port. `program` is how to run it: by default the CLI bundle under this
+ * Node; the packaging tests pass an installed package's bin or the single executable.
+ */
+export function startCli(args: string[], program: readonly string[] = [process.execPath, CLI]): Promise<CliNode> {
+  if (program[1] === CLI) ensureCliBuilt();
+  const child = spawn(program[0], [...program.slice(1), '--port', '0', ...args], { cwd: ROOT });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

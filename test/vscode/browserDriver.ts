@@ -10,7 +10,8 @@ export interface WorkbenchUrlOptions {
   host: string;
   port: number;
   folder: string;
-  extensionDevelopmentPath: string;
+  /** Absent: the workbench runs the extensions installed in its profile (an installed VSIX). */
+  extensionDevelopmentPath?: string;
   extensionTestsPath?: string;
   extensionEnvironment?: Record<string, string>;
 }
@@ -18,7 +19,8 @@ export interface WorkbenchUrlOptions {
 /** The workbench URL with the development options as the `payload` query parameter. */
 export function workbenchUrl(options: WorkbenchUrlOptions): string {
   const remote = (p: string): string => `vscode-remote://${options.host}:${options.port}${p}`;
-  const payload: [string, string][] = [['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)]];
+  const payload: [string, string][] = [];
+  if (options.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)]);
   if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
   if (options.extensionEnvironment) payload.push(['extensionEnvironment', JSON.stringify(options.extensionEnvironment)]);
   return `${options.origin}/?folder=${encodeURIComponent(options.folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;

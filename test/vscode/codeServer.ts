@@ -1,6 +1,6 @@
 // Starts code-server (a full VS Code build) on loopback with fresh profile folders, and stops its
 // whole process group afterwards: a code-server left running keeps extension hosts alive for hours.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -53,6 +53,8 @@ export interface CodeServerOptions {
   /** Environment for the server and so for its extension hosts. */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** VSIX files installed into this run's extensions folder before the server starts. */
+  installExtensions?: string[];
 }
 
 export async function startCodeServer(tools: VsCodeTools, options: CodeServerOptions): Promise<RunningCodeServer> {
@@ -77,6 +79,14 @@ export async function startCodeServer(tools: VsCodeTools, options: CodeServerOpt
       ...options.settings,
     }, null, 2),
   );
+  for (const vsix of options.installExtensions ?? []) {
+    // The way a user installs a downloaded VSIX: code-server's --install-extension into this profile.
+    const installed = spawnSync(tools.node, [tools.codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8', timeout: 120_000 });
+    if (installed.status !== 0) {
+      fs.rmSync(profileDir, { recursive: true, force: true });
+      throw new Error(`code-server --install-extension ${vsix} failed (${installed.status}):\n${installed.stdout}${installed.stderr}`);
+    }
+  }
   const args = [
     tools.codeServerEntry,
     '--auth', 'none',

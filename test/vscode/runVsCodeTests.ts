@@ -28,6 +28,16 @@ async function buildExtension(): Promise<void> {
   if (result.status !== 0) throw new Error('node esbuild.mjs failed');
 }
 
+/** `npm run package` (vsce, production bundles): the path of the VSIX it wrote. */
+export function buildVsix(): string {
+  const result = spawnSync('npm', ['run', 'package', '--silent'], { cwd: repoRoot, encoding: 'utf8' });
+  const written = /Packaged: (\S+\.vsix)/.exec(result.stdout ?? '');
+  if (result.status !== 0 || !written) throw new Error(`npm run package failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  const file = path.resolve(repoRoot, written[1]);
+  console.log(`[vscode] built ${path.relative(repoRoot, file)} (${(fs.statSync(file).size / 1024).toFixed(0)} KiB)`);
+  return file;
+}
+
 async function buildSuite(): Promise<string> {
   const suiteDir = path.join(__dirname, 'suite');
   const entries = fs.readdirSync(suiteDir).filter((f) => f === 'index.ts' || f.endsWith('.test.ts')).map((f) => path.join(suiteDir, f));
@@ -94,7 +104,10 @@ export async function runVsCodeSuite(): Promise<SuiteResult> {
   if (useDesktop() || process.env.CHAIN_EXPLORER_VSCODE_LAUNCHER || process.env.CHAIN_EXPLORER_SKIP_UI_TEST === '1') return hostCounts;
   let uiCounts = { passed: 0, failed: 1 };
   try {
-    uiCounts = await runUiTest(repoRoot);
+    // By default the UI test runs the extension as users get it: the VSIX built now, installed into
+    // the test profile. CHAIN_EXPLORER_UI_FROM=folder runs it from the development folder instead.
+    const vsix = process.env.CHAIN_EXPLORER_UI_FROM === 'folder' ? undefined : buildVsix();
+    uiCounts = await runUiTest(repoRoot, { vsix });
   } catch (error) {
     console.error(`[vscode] UI test crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   }

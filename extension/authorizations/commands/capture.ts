@@ -1,6 +1,7 @@
 // Capture: the merchant submits the capture (receiveWithAuthorization or transferWithAuthorization)
 // after a dry run; only a successful receipt counts as paid.
 import * as vscode from 'vscode';
+import { markWalkthroughEvent } from '../../walkthrough';
 import { captureCalldata } from '../chain';
 import { formatTokenAmount, InputError, routeFor, type CaptureRoute } from '../model';
 import { Dismissed, type Wizard } from './prompts';
@@ -54,6 +55,7 @@ export async function capture(ctx: CommandContext, w: Wizard, args: CaptureArgs)
   await ctx.store.update(record.key, (r) => ({ ...r, capture: tx }));
   const amount = `${formatTokenAmount(BigInt(a.value))}`;
   if (tx.status === 'success') {
+    markWalkthroughEvent('authorizationCaptured');
     ctx.output.info(`capture ${hash} succeeded in block ${tx.blockNumber}: paid ${amount} for order ${record.orderId}`);
     void vscode.window.showInformationMessage(`Paid: captured ${amount} for order ${record.orderId} (receipt status 0x1, block ${tx.blockNumber}).`);
   } else if (tx.status === 'reverted') {

@@ -132,7 +132,11 @@ async function sendCapture(url: string): Promise<number> {
   throw new Error(`capture ${hash} not mined within 15 s`);
 }
 
-export async function runUiTest(repoRoot: string): Promise<UiResult> {
+/**
+ * `vsix`: the extension as a user installs it (code-server --install-extension), instead of the
+ * development folder.
+ */
+export async function runUiTest(repoRoot: string, options: { vsix?: string } = {}): Promise<UiResult> {
   const tools = ensureVsCodeTools();
   const shotsDir = process.env.CHAIN_EXPLORER_SCREENSHOTS === 'media'
     ? path.join(repoRoot, 'media')
@@ -144,6 +148,7 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
   const nodeUrl = `http://127.0.0.1:${nodePort}/`;
   const server = await startCodeServer(tools, {
     folder: workspace,
+    installExtensions: options.vsix ? [options.vsix] : [],
     settings: {
       'workbench.view.alwaysShowHeaderActions': true,
       'workbench.colorTheme': 'Default Dark Modern',
@@ -188,11 +193,11 @@ export async function runUiTest(repoRoot: string): Promise<UiResult> {
     }
   };
   const shot = (name: string) => page.screenshot({ path: path.join(shotsDir, name) });
-  console.log('  UI test (the workbench driven like a person)');
+  console.log(`  UI test (the workbench driven like a person; the extension ${options.vsix ? `installed from ${path.basename(options.vsix)}` : 'from the development folder'})`);
   try {
     // A busy machine takes more than the default 30 s to load the workbench.
     page.setDefaultNavigationTimeout(120_000);
-    await page.goto(workbenchUrl({ origin: server.origin, host: server.host, port: server.port, folder: workspace, extensionDevelopmentPath: repoRoot }));
+    await page.goto(workbenchUrl({ origin: server.origin, host: server.host, port: server.port, folder: workspace, extensionDevelopmentPath: options.vsix ? undefined : repoRoot }));
     await step('opens the Chain view from the activity bar and shows the welcome', async () => {
       await page.locator('.activitybar [aria-label^="Chain"]').first().click({ timeout: 60_000 });
       await page.getByText('No endpoint yet.').waitFor({ timeout: 20_000 });

@@ -1,0 +1,45 @@
+// `npm run pack:mock-node`: the mock node as an npm package of its own, dist/chain-mock-node-<v>.tgz.
+// It holds the production bundles (the CLI and the library: every dependency bundled in, so the
+// package declares none), type declarations of the public API, this folder's README and LICENSE.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const stage = join(root, 'dist', 'package', 'chain-mock-node');
+const project = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const run = (command, args, cwd = root) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+
+run(process.execPath, [join(root, 'esbuild.mjs'), '--production']);
+rmSync(stage, { recursive: true, force: true });
+mkdirSync(stage, { recursive: true });
+cpSync(join(root, 'dist', 'mock-node.js'), join(stage, 'mock-node.js'));
+cpSync(join(root, 'dist', 'mock-node-lib.js'), join(stage, 'mock-node-lib.js'));
+cpSync(join(here, 'README.md'), join(stage, 'README.md'));
+cpSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+run(process.execPath, [
+  join(root, 'node_modules', 'typescript', 'bin', 'tsc'), join(root, 'mock-node', 'index.ts'),
+  '--declaration', '--emitDeclarationOnly', '--outDir', join(stage, 'types'),
+  '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--strict',
+  '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--types', 'node',
+]);
+
+const manifest = {
+  name: 'chain-mock-node',
+  version: project.version,
+  description: 'Offline JSON-RPC mock node: the five reads with a live 200 ms pending block, the public-endpoint 403 rule for eth_getBlockReceipts, and a USDC-like EIP-3009 token, for integration tests in any language.',
+  license: project.license,
+  repository: project.repository,
+  keywords: ['ethereum', 'json-rpc', 'mock', 'test', 'eip-3009', 'usdc', 'flashblocks'],
+  bin: { 'chain-mock-node': 'mock-node.js' },
+  main: 'mock-node-lib.js',
+  types: 'types/index.d.ts',
+  engines: { node: project.engines.node },
+  files: ['mock-node.js', 'mock-node-lib.js', 'types/', 'README.md', 'LICENSE'],
+};
+writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', join(root, 'dist')], stage));
+const file = join(root, 'dist', packed[0].filename);
+console.log(`${file} (${(packed[0].size / 1024).toFixed(0)} KiB packed, ${packed[0].entryCount} files)`);

@@ -1,0 +1,92 @@
+// The installable mock node, tested as its users get it rather than from the working tree:
+// the npm tarball installed into an empty project (no other package may come with it), and the
+// single executable (no Node needed), each started and read by the Python standard-library client.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, startCli } from '../helpers/cli';
+import { checkFiveReadsFromPython } from '../clients/pythonClient';
+
+/** examples/python's unittest suite, its MockNode started as `command` (how a Python project runs the node). */
+function runPythonExample(command: string): string {
+  return execFileSync('python3', ['-m', 'unittest', '-v', 'test_with_mock_node'], {
+    cwd: join(ROOT, 'examples', 'python'), env: { ...process.env, CHAIN_MOCK_NODE: command }, stdio: 'pipe', timeout: 120_000,
+  }).toString();
+}
+
+function build(script: string): string {
+  return execFileSync(process.execPath, [join(ROOT, 'mock-node', 'package', script)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+}
+
+describe('installable mock node', function () {
+  this.timeout(300_000);
+
+  describe('npm tarball (npm run pack:mock-node)', () => {
+    let project: string;
+    let tarball: string;
+
+    before(() => {
+      const line = build('pack.mjs').trim().split('\n').at(-1)!;
+      tarball = /^(\S+\.tgz)/.exec(line)![1];
+      console.log(`      ${line.replace(ROOT + '/', '')}`);
+      project = mkdtempSync(join(tmpdir(), 'chain-mock-node-install-'));
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-python-project-s-test-tools', version: '1.0.0', private: true }));
+      // --offline: the tarball must install without the registry, so it can pull in nothing.
+      execFileSync('npm', ['install', '--save-dev', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, stdio: 'pipe' });
+    });
+
+    it('installs into an empty project with no other package, declaring no dependency', () => {
+      const installed = readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'));
+      assert.deepEqual(installed, ['chain-mock-node']);
+      const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'chain-mock-node', 'package.json'), 'utf8'));
+      assert.equal(manifest.dependencies, undefined);
+      assert.equal(manifest.bin['chain-mock-node'], 'mock-node.js');
+      assert.match(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).devDependencies['chain-mock-node'], /^file:/);
+    });
+
+    it('npx chain-mock-node runs from the project, and the Python client reads the five methods from it', async () => {
+      const help = execFileSync('npx', ['--offline', 'chain-mock-node', '--help'], { cwd: project, stdio: 'pipe' }).toString();
+      assert.match(help, /Usage: chain-mock-node/);
+      const node = await startCli(['--no-auto', '--pending-identity', 'zero'], [join(project, 'node_modules', '.bin', 'chain-mock-node')]);
+      try {
+        await checkFiveReadsFromPython(node);
+      } finally {
+        assert.equal(await node.stop(), 0);
+      }
+    });
+
+    it('the Python example suite (examples/python) passes against the installed bin', () => {
+      runPythonExample(join(project, 'node_modules', '.bin', 'chain-mock-node'));
+    });
+
+    it('require("chain-mock-node") starts the node in-process', () => {
+      const script = "require('chain-mock-node').startMockNode({ port: 0, auto: false }).then(async (n) => { console.log(await n.request('eth_chainId')); await n.stop(); })";
+      assert.equal(execFileSync(process.execPath, ['-e', script], { cwd: project }).toString().trim(), '0x7a69');
+    });
+  });
+
+  describe('single executable (npm run build:sea)', () => {
+    let executable: string;
+
+    before(() => {
+      const line = build('sea.mjs').trim().split('\n').at(-1)!;
+      executable = /^(\S+)/.exec(line)![1];
+      console.log(`      ${line.replace(ROOT + '/', '')}`);
+    });
+
+    it('starts as one file and answers the Python client', async () => {
+      const started = Date.now();
+      const node = await startCli(['--no-auto', '--pending-identity', 'zero'], [executable]);
+      console.log(`      started and printed its banner in ${Date.now() - started} ms (${(statSync(executable).size / 2 ** 20).toFixed(1)} MiB)`);
+      try {
+        assert.doesNotMatch(node.output(), /Warning|only supports loading built-in modules/);
+        await checkFiveReadsFromPython(node);
+      } finally {
+        assert.equal(await node.stop(), 0);
+      }
+      runPythonExample(executable);
+    });
+  });
+});
