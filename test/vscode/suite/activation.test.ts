@@ -21,8 +21,17 @@ describe('activation', () => {
 
   it('contributes a walkthrough whose steps name real commands and media', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const walkthrough = (extension.packageJSON.contributes.walkthroughs as { steps: { description: string; media: Record<string, string> }[] }[])[0];
-    assert.equal(walkthrough.steps.length, 4);
+    const walkthrough = (extension.packageJSON.contributes.walkthroughs as { steps: { id: string; description: string; media: Record<string, string>; completionEvents?: string[] }[] }[])[0];
+    assert.equal(walkthrough.steps.length, 5);
+    // Steps complete on real events: the node running, pending on, a transaction seen, a capture.
+    const completions = Object.fromEntries(walkthrough.steps.map((step) => [step.id, step.completionEvents ?? []]));
+    assert.deepEqual(completions, {
+      startMockNode: ['onContext:chainExplorer.mockNodeRunning'],
+      followPending: ['onContext:chainExplorer.pending'],
+      seeTransaction: ['onContext:chainExplorer.walkthrough.transactionSeen'],
+      profiles: [],
+      authorize: ['onContext:chainExplorer.walkthrough.authorizationCaptured'],
+    });
     const commands = await vscode.commands.getCommands(true);
     for (const step of walkthrough.steps) {
       for (const [, command] of step.description.matchAll(/\(command:([\w.]+)\)/g)) assert.ok(commands.includes(command), `${command} exists`);
