@@ -341,6 +341,12 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
     await step('restarts the node with slow flashblocks from the palette; three transactions fill one pending block', async () => {
       await runCommandAndChoose(page, 'Chain: Restart Mock Node with Options', 'Slow flashblocks');
       await row(page, /pending #\d+.*· 0 tx/).waitFor({ timeout: 15_000 });
+      // Send right after a block begins: three palette commands on a busy machine can take longer
+      // than what is left of a 10 s block, and a seal in between splits them over two blocks.
+      const status = page.locator('.statusbar-item', { hasText: /pending #\d+\.\d+/ }).first();
+      const blockNow = async () => Number(/pending #(\d+)\./.exec(await status.innerText())?.[1] ?? -1);
+      const started = await blockNow();
+      for (let waited = 0; waited < 240 && (await blockNow()) === started; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
       for (let i = 0; i < 3; i++) await runCommand(page, 'Chain: Send Test Transaction (Mock Node)');
       await row(page, /Transactions\s*3/).waitFor({ timeout: 10_000 });
       await shot('explorer-pending.png');
