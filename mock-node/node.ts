@@ -13,9 +13,7 @@ import { logChainEvents } from './chainLog';
 import { createLogger, type Logger } from './logger';
 import { OptionError, resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
-import type { MethodTable, NodeServices } from './rpc/methods/types';
-import { signingMethods } from './rpc/methods/signing';
-import { tokenControlMethods } from './rpc/methods/tokenControl';
+import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { WebSocketGateway } from './rpc/websocket/gateway';
 import { loadStateFile, saveStateFile } from './state/persistence';
@@ -67,10 +65,6 @@ function nativeContractsFor(options: MockNodeOptions, accounts: DevAccounts): Na
   return [createStableToken(options.token, accounts.addresses()[0])];
 }
 
-function extraMethodTables(): MethodTable[] {
-  return [signingMethods, tokenControlMethods];
-}
-
 function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts: NativeContracts): GenesisAlloc {
   const empty: StateReader = { account: () => EMPTY_ACCOUNT, storage: () => 0n };
   const draft = new StateDraft(empty);
@@ -99,7 +93,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   }
   logChainEvents(chain, logger);
   const services: NodeServices = { options, chain, accounts, contracts, logger };
-  const handle = createRpcHandler(services, extraMethodTables());
+  const handle = createRpcHandler(services);
   const apiKey = options.apiKey ?? randomBytes(12).toString('hex');
   const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;
   const routes = x402 ? [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes })] : [];

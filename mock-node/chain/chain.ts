@@ -10,7 +10,7 @@ import { StateDraft, type AccountRecord } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
 import type { BlockEnvironment } from '../execution/nativeContract';
 import { maxFeePerGas, validateStatic } from '../execution/transaction';
-import { ErrorCode, RpcError, invalidInput } from '../rpc/errors';
+import { ChainError } from './errors';
 import { nextBaseFee } from './baseFee';
 import { bloomOfLogs } from './bloom';
 import { BlockInProgress } from './blockInProgress';
@@ -190,27 +190,25 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Validates and queues a signed transaction; it runs in the next flashblock. */
   submit(tx: TransactionRecord): Hex {
     validateStatic(tx, this.options.chainId, this.options.gasLimit);
-    if (this.queue.has(tx.hash) || this.findTransaction(tx.hash)) throw invalidInput('already known');
+    if (this.queue.has(tx.hash) || this.findTransaction(tx.hash)) throw new ChainError({ kind: 'already-known' });
     const state = this.pendingSnapshot.state;
     const account = state.account(tx.from);
     if (tx.nonce < account.nonce) {
-      throw invalidInput(`nonce too low: next nonce ${account.nonce}, tx nonce ${tx.nonce}`);
+      throw new ChainError({ kind: 'nonce-too-low', next: account.nonce, nonce: tx.nonce });
     }
     const existing = this.queue.sameNonce(tx);
     if (existing && maxFeePerGas(tx) * 10n < maxFeePerGas(existing) * 11n) {
-      throw invalidInput('replacement transaction underpriced');
+      throw new ChainError({ kind: 'replacement-underpriced' });
     }
     const baseFee = this.pendingSnapshot.header.baseFeePerGas;
     if (maxFeePerGas(tx) < baseFee) {
-      throw invalidInput(`max fee per gas less than block base fee: address ${tx.from}, maxFeePerGas: ${maxFeePerGas(tx)}, baseFee: ${baseFee}`);
+      throw new ChainError({ kind: 'fee-below-base-fee', from: tx.from, maxFeePerGas: maxFeePerGas(tx), baseFee });
     }
     const cost = tx.gasLimit * maxFeePerGas(tx) + tx.value;
     if (account.balance < cost) {
-      throw invalidInput(
-        `insufficient funds for gas * price + value: balance ${account.balance}, tx cost ${cost}, overshot ${cost - account.balance}`,
-      );
+      throw new ChainError({ kind: 'insufficient-funds', balance: account.balance, cost });
     }
-    if (existing) this.rejectWaiters(existing.hash, new RpcError(ErrorCode.TransactionRejected, 'transaction replaced'));
+    if (existing) this.rejectWaiters(existing.hash, new ChainError({ kind: 'transaction-replaced' }));
     this.queue.add(tx);
     this.emit('pendingTransaction', tx);
     return tx.hash;
@@ -223,7 +221,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.removeWaiter(hash, waiter);
-        reject(new RpcError(ErrorCode.InvalidInput, `transaction ${hash} was not pre-confirmed within ${timeoutMs} ms`));
+        reject(new ChainError({ kind: 'not-preconfirmed', hash, timeoutMs }));
       }, timeoutMs);
       const waiter: Waiter = {
         resolve: (included) => {
@@ -417,16 +415,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     arrange: (blocks: TransactionRecord[][]) => { blocks: TransactionRecord[][]; returned: TransactionRecord[] },
   ): Promise<{ removed: BlockRecord[]; added: BlockRecord[]; returned: TransactionRecord[] }> {
     return this.exclusive(async () => {
-      if (!Number.isSafeInteger(depth) || depth < 1) throw invalidInput('reorg depth must be a whole number of at least 1');
+      if (!Number.isSafeInteger(depth) || depth < 1) throw new ChainError({ kind: 'reorg-depth-invalid' });
       const head = this.head;
       const safe = this.safeNumber();
       const deepest = head - safe;
       if (BigInt(depth) > deepest) {
-        throw invalidInput(
-          `reorg depth ${depth} refused: it would replace block ${head - BigInt(depth) + 1n}, at or below the safe block ${safe} ` +
-            `(safe trails latest by ${this.options.safeDepth}, finalized by ${this.options.finalizedDepth}); the deepest reorg allowed now is ${deepest}`,
-          { depth, maxDepth: Number(deepest), safe: Number(safe), finalized: Number(this.finalizedNumber()), latest: Number(head) },
-        );
+        throw new ChainError({
+          kind: 'reorg-too-deep', depth, head, safe, finalized: this.finalizedNumber(), safeDepth: this.options.safeDepth, finalizedDepth: this.options.finalizedDepth,
+        });
       }
       const base = head - BigInt(depth);
       const old = this.blocks.slice(Number(base) + 1);
@@ -492,7 +488,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const env = block.environment(this.options.chainId);
     const draft = new StateDraft(block.state);
     const added: IncludedTransaction[] = [];
-    const dropped: { tx: TransactionRecord; reason: string }[] = [];
+    const dropped: { tx: TransactionRecord; reason: 'nonce too low' | 'insufficient funds for gas * price + value' }[] = [];
     let gasUsed = block.gasUsed;
     const gasCap = this.flashblockGasCap(block.flashblockIndex + 1);
     let logCount = block.logs.length;
@@ -526,7 +522,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     block.flashblockIndex++;
     this.pendingSnapshot = block.snapshot(false);
     for (const item of added) this.resolveWaiters(item.tx.hash, item);
-    for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new RpcError(ErrorCode.TransactionRejected, `transaction dropped: ${reason}`));
+    for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason }));
     this.emit('flashblock', this.pendingSnapshot, added);
     return this.pendingSnapshot;
   }

@@ -1,28 +1,23 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
 import { keccak256, Transaction } from 'ethers';
 import type { TransactionRecord } from '../chain/types';
-import { invalidInput, invalidParams } from '../rpc/errors';
+import { ChainError } from '../chain/errors';
 import { intrinsicGas } from './intrinsicGas';
 
 const SUPPORTED_TYPES = new Set([0, 1, 2]);
 
-/** Decodes raw signed bytes; throws an RpcError that says what is wrong. */
+/** Decodes raw signed bytes (0x-prefixed hex, checked by the caller); throws a ChainError that says what is wrong. */
 export function decodeRawTransaction(raw: string): TransactionRecord {
-  if (typeof raw !== 'string' || !/^0x([0-9a-fA-F]{2})+$/.test(raw)) {
-    throw invalidParams('invalid argument 0: raw transaction must be 0x-prefixed hex bytes');
-  }
   let tx: Transaction;
   try {
     tx = Transaction.from(raw.toLowerCase());
   } catch (error) {
-    throw invalidInput(`invalid transaction: ${(error as Error).message.split(' (')[0]}`);
+    throw undecodable(error);
   }
-  if (!SUPPORTED_TYPES.has(tx.type ?? 0)) throw invalidInput(`transaction type not supported: ${tx.type}`);
+  if (!SUPPORTED_TYPES.has(tx.type ?? 0)) throw new ChainError({ kind: 'unsupported-transaction-type', type: tx.type });
   if (tx.type === 2 && tx.maxPriorityFeePerGas! > tx.maxFeePerGas!) {
     // Checked before anything re-serializes the transaction (ethers refuses such a one).
-    throw invalidInput(
-      `max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tx.maxPriorityFeePerGas}, maxFeePerGas: ${tx.maxFeePerGas}`,
-    );
+    throw new ChainError({ kind: 'tip-above-fee-cap', maxPriorityFeePerGas: tx.maxPriorityFeePerGas!, maxFeePerGas: tx.maxFeePerGas! });
   }
   try {
     if (!tx.signature) throw new Error('missing signature');
@@ -31,8 +26,12 @@ export function decodeRawTransaction(raw: string): TransactionRecord {
     if (!from) throw new Error('missing signature');
     return fromEthers(tx, raw.toLowerCase(), from);
   } catch (error) {
-    throw invalidInput(`invalid transaction: ${(error as Error).message.split(' (')[0]}`);
+    throw undecodable(error);
   }
+}
+
+function undecodable(error: unknown): ChainError {
+  return new ChainError({ kind: 'undecodable-transaction', reason: (error as Error).message.split(' (')[0] });
 }
 
 /** Our record of an ethers transaction; pass `from` when it is already known to skip a recovery. */
@@ -80,17 +79,15 @@ export function effectiveGasPrice(tx: TransactionRecord, baseFee: bigint): bigin
 /** Checks that do not depend on state: chain id, fee fields, intrinsic gas, block gas limit. */
 export function validateStatic(tx: TransactionRecord, chainId: bigint, blockGasLimit: bigint): void {
   if (tx.chainId !== null && tx.chainId !== chainId) {
-    throw invalidInput(`invalid chain id for signer: have ${tx.chainId} want ${chainId}`);
+    throw new ChainError({ kind: 'invalid-chain-id', have: tx.chainId, want: chainId });
   }
   if (tx.to === null) {
-    throw invalidInput('contract creation is not supported: the mock node executes native contracts only (no EVM)');
+    throw new ChainError({ kind: 'contract-creation' });
   }
   if (tx.type === 2 && tx.maxPriorityFeePerGas! > tx.maxFeePerGas!) {
-    throw invalidInput(
-      `max priority fee per gas higher than max fee per gas: address ${tx.from}, maxPriorityFeePerGas: ${tx.maxPriorityFeePerGas}, maxFeePerGas: ${tx.maxFeePerGas}`,
-    );
+    throw new ChainError({ kind: 'tip-above-fee-cap', from: tx.from, maxPriorityFeePerGas: tx.maxPriorityFeePerGas!, maxFeePerGas: tx.maxFeePerGas! });
   }
   const minimum = intrinsicGas(tx.input, tx.accessList);
-  if (tx.gasLimit < minimum) throw invalidInput(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${minimum}`);
-  if (tx.gasLimit > blockGasLimit) throw invalidInput('exceeds block gas limit');
+  if (tx.gasLimit < minimum) throw new ChainError({ kind: 'intrinsic-gas-too-low', gas: tx.gasLimit, minimum });
+  if (tx.gasLimit > blockGasLimit) throw new ChainError({ kind: 'exceeds-block-gas-limit' });
 }

@@ -1,5 +1,7 @@
 // JSON-RPC errors with the codes of JSON-RPC 2.0, EIP-1474 and geth. Method handlers throw
-// RpcError; the envelope turns it into an error object and never lets anything else escape.
+// RpcError (or let a ChainError through, which chainErrors.ts maps); the envelope turns it into an
+// error object and never lets anything else escape. The HTTP status of a reply is decided by the
+// envelope (handler.ts), never by an error.
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -21,8 +23,6 @@ export class RpcError extends Error {
     readonly code: number,
     message: string,
     readonly data?: unknown,
-    /** HTTP status for the whole response when this error decides it (e.g. 403). */
-    readonly httpStatus?: number,
   ) {
     super(message);
     this.name = 'RpcError';

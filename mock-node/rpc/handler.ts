@@ -2,18 +2,17 @@
 // envelope, runs batches and notifications, applies the profile's gates (rate limit, injected
 // faults, batch size, the public profile's receipts rule), and turns every failure into a
 // JSON-RPC error. It never throws and never sees HTTP objects.
+import { ChainError } from '../chain/errors';
+import { CATALOG, requiredCount, type MethodSpec } from './catalog';
+import { rpcErrorOf } from './chainErrors';
+import { buildDispatch } from './dispatch';
 import { ErrorCode, RpcError } from './errors';
 import { FaultInjector } from './faults';
+import { faultControlMethods } from './methods/faultControl';
+import { METHOD_TABLES } from './methods/index';
+import type { MethodTable, NodeServices, ProfileName } from './methods/types';
+import { expectParams } from './params';
 import { RATE_LIMIT_MESSAGE, RateLimiter } from './rateLimit';
-import { reorgControlMethods } from './methods/reorgControl';
-import { stateFileMethods } from './methods/stateFile';
-import { blockMethods } from './methods/blocks';
-import { chainInfoMethods } from './methods/chainInfo';
-import { CONTROL_PREFIXES, controlMethods } from './methods/control';
-import { logMethods } from './methods/logs';
-import { stateMethods } from './methods/state';
-import { transactionMethods } from './methods/transactions';
-import type { MethodHandler, MethodTable, NodeServices, ProfileName } from './methods/types';
 
 export type RpcId = string | number | null;
 
@@ -66,33 +65,22 @@ export interface RpcHandler {
   gate(names: readonly string[], profile: ProfileName): Promise<GateRefusal | undefined>;
 }
 
-export function createRpcHandler(services: NodeServices, extraTables: MethodTable[] = []): RpcHandler {
-  const methods = new Map<string, MethodHandler>();
+/** Methods added to the node's own (an embedding or a test): their catalog entries and implementations. */
+export interface ExtraMethods {
+  specs: readonly MethodSpec[];
+  tables: readonly MethodTable[];
+}
+
+export function createRpcHandler(services: NodeServices, extra: ExtraMethods = { specs: [], tables: [] }): RpcHandler {
   const logger = services.logger;
   const faults = new FaultInjector(services.options.faults ?? {});
   const limiters = {
     public: new RateLimiter(() => services.options.limits.public.requestsPerSecond),
     dedicated: new RateLimiter(() => services.options.limits.dedicated.requestsPerSecond),
   };
-  const faultMethods: MethodTable = {
-    /** mock_setFaults(spec): replaces every injected fault; {} clears them. Answers the rules now in force. */
-    mock_setFaults: (params) => {
-      if (params.length > 1) throw new RpcError(ErrorCode.InvalidParams, 'mock_setFaults takes one object');
-      const rules = faults.set(params[0] ?? {});
-      logger.info(faults.enabled ? 'faults set' : 'faults cleared', faults.enabled ? { spec: rules } : undefined);
-      return rules;
-    },
-    mock_getFaults: () => faults.get(),
-    eth_subscribe: () => {
-      throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: eth_subscribe needs a WebSocket connection (ws:// on the same path)');
-    },
-    eth_unsubscribe: () => {
-      throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported: eth_unsubscribe needs a WebSocket connection (ws:// on the same path)');
-    },
-  };
-  for (const table of [chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, controlMethods, reorgControlMethods, stateFileMethods, faultMethods, ...extraTables]) {
-    for (const [name, handler] of Object.entries(table)) methods.set(name, handler);
-  }
+  const faultMethods = faultControlMethods(faults, logger);
+  const catalog = extra.specs.length ? new Map([...CATALOG, ...extra.specs.map((spec) => [spec.name, spec] as const)]) : CATALOG;
+  const methods = buildDispatch([...METHOD_TABLES, faultMethods, ...extra.tables], catalog);
 
   /** Rate limit, then injected faults; a result when they decide the reply, else undefined. */
   async function gates(body: unknown, profile: ProfileName): Promise<HandleResult | undefined> {
@@ -174,17 +162,23 @@ export function createRpcHandler(services: NodeServices, extraTables: MethodTabl
   }
 
   async function call(method: string, params: unknown[], profile: ProfileName, id: RpcId): Promise<RpcResponse> {
-    const handler = methods.get(method);
-    if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `the method ${method} does not exist/is not available`);
-    if (!services.options.control && CONTROL_PREFIXES.some((prefix) => method.startsWith(prefix))) {
+    const entry = methods.get(method);
+    if (!entry) return errorResponse(id, ErrorCode.MethodNotFound, `the method ${method} does not exist/is not available`);
+    const { spec, handler } = entry;
+    if (!handler) {
+      return errorResponse(id, ErrorCode.MethodNotFound, `notifications not supported: ${method} needs a WebSocket connection (ws:// on the same path)`);
+    }
+    if (spec.control && !services.options.control) {
       return errorResponse(id, ErrorCode.MethodNotFound, `the method ${method} is disabled (control methods are off)`);
     }
     const started = logger.enabled('debug') ? performance.now() : 0;
     try {
+      expectParams(params, requiredCount(spec), spec.params.length);
       const result = await handler(params, { node: services, profile });
       if (started) logger.debug(method, { profile, ms: elapsed(started) });
       return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
-    } catch (error) {
+    } catch (thrown) {
+      const error = thrown instanceof ChainError ? rpcErrorOf(thrown) : thrown;
       if (error instanceof RpcError) {
         if (started) logger.debug(`${method} answered error ${error.code}`, { profile, ms: elapsed(started), message: error.message });
         return errorResponse(id, error.code, error.message, error.data);

@@ -1,74 +1,92 @@
-// Parsing of JSON-RPC params: quantities, data, addresses, hashes, block tags and EIP-1898
-// block objects. Every parser throws -32602 with a message that names the argument.
+// Parsing of JSON-RPC params for the node: quantities, data, addresses, hashes, block tags and
+// EIP-1898 block objects. The rules are paramRules.ts (shared with the language server); this
+// module words their faults as geth does: -32602 with a message that names the argument.
 import { invalidParams } from './errors';
 import type { Hex } from '../chain/hex';
+import { BLOCK_TAGS, isBlockTag, quantityFault, scalarFault, type BlockTag, type QuantityFault } from './paramRules';
 
-export type BlockTag = 'latest' | 'pending' | 'safe' | 'finalized' | 'earliest';
-export const BLOCK_TAGS: readonly BlockTag[] = ['latest', 'pending', 'safe', 'finalized', 'earliest'];
+export { BLOCK_TAGS, type BlockTag };
 
 export type BlockSelector =
   | { kind: 'tag'; tag: BlockTag }
   | { kind: 'number'; number: bigint }
   | { kind: 'hash'; hash: Hex; requireCanonical: boolean };
 
-const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/i;
-const DATA = /^0x([0-9a-f]{2})*$/i;
-
 function argName(index: number): string {
   return `invalid argument ${index}`;
 }
 
+const QUANTITY_WORDING: Record<Exclude<QuantityFault, 'not-string'>, string> = {
+  'no-prefix': 'hex string without 0x prefix',
+  'no-digits': 'hex string "0x"',
+  'not-hex': 'invalid hex string',
+  'leading-zeros': 'hex number with leading zero digits',
+  'over-256-bits': 'hex number > 256 bits',
+};
+
 export function parseQuantity(value: unknown, index: number, name = 'quantity'): bigint {
-  if (typeof value !== 'string') throw invalidParams(`${argName(index)}: ${name} must be a hex string`);
-  if (!value.startsWith('0x') && !value.startsWith('0X')) throw invalidParams(`${argName(index)}: hex string without 0x prefix`);
-  if (value.length === 2) throw invalidParams(`${argName(index)}: hex string "0x"`);
-  if (!/^0x[0-9a-f]+$/i.test(value)) throw invalidParams(`${argName(index)}: invalid hex string`);
-  if (!QUANTITY.test(value)) throw invalidParams(`${argName(index)}: hex number with leading zero digits`);
-  if (value.length > 66) throw invalidParams(`${argName(index)}: hex number > 256 bits`);
-  return BigInt(value);
+  const fault = quantityFault(value);
+  if (fault === 'not-string') throw invalidParams(`${argName(index)}: ${name} must be a hex string`);
+  if (fault) throw invalidParams(`${argName(index)}: ${QUANTITY_WORDING[fault]}`);
+  return BigInt(value as string);
 }
 
 export function parseOptionalQuantity(value: unknown, index: number, name?: string): bigint | undefined {
   return value === undefined || value === null ? undefined : parseQuantity(value, index, name);
 }
 
+/** A JSON number (a non-negative safe integer) or a hex quantity. */
+export function parseInteger(value: unknown, index: number, name: string): bigint {
+  if (typeof value === 'number') {
+    if (scalarFault('integer', value)) throw invalidParams(`${argName(index)}: ${name} must be a non-negative integer`);
+    return BigInt(value);
+  }
+  return parseQuantity(value, index, name);
+}
+
+/** Token base units: a JSON integer, a decimal string or a hex quantity. */
+export function parseAmount(value: unknown, index: number, name = 'amount'): bigint {
+  if (typeof value === 'string' && !scalarFault('amount', value) && !/^0x/i.test(value)) return BigInt(value);
+  return parseInteger(value, index, name);
+}
+
 export function parseData(value: unknown, index: number, name = 'data'): Hex {
-  if (typeof value !== 'string' || !DATA.test(value)) throw invalidParams(`${argName(index)}: ${name} must be 0x-prefixed hex bytes`);
-  return value.toLowerCase();
+  if (scalarFault('data', value)) throw invalidParams(`${argName(index)}: ${name} must be 0x-prefixed hex bytes`);
+  return (value as string).toLowerCase();
+}
+
+/** Signed transaction bytes: hex bytes, at least one. */
+export function parseSignedTransaction(value: unknown, index: number): Hex {
+  if (scalarFault('signedTransaction', value)) throw invalidParams(`${argName(index)}: raw transaction must be 0x-prefixed hex bytes`);
+  return (value as string).toLowerCase();
 }
 
 export function parseAddress(value: unknown, index: number, name = 'address'): Hex {
-  if (typeof value !== 'string' || !/^0x[0-9a-f]{40}$/i.test(value)) {
-    throw invalidParams(`${argName(index)}: ${name} must be a 20-byte hex address`);
-  }
-  return value.toLowerCase();
+  if (scalarFault('address', value)) throw invalidParams(`${argName(index)}: ${name} must be a 20-byte hex address`);
+  return (value as string).toLowerCase();
 }
 
 export function parseHash(value: unknown, index: number, name = 'hash'): Hex {
-  if (typeof value !== 'string' || !/^0x[0-9a-f]{64}$/i.test(value)) {
-    throw invalidParams(`${argName(index)}: ${name} must be a 32-byte hex string`);
-  }
-  return value.toLowerCase();
+  if (scalarFault('hash', value)) throw invalidParams(`${argName(index)}: ${name} must be a 32-byte hex string`);
+  return (value as string).toLowerCase();
 }
 
 export function parseBoolean(value: unknown, index: number, name = 'flag'): boolean {
-  if (typeof value !== 'boolean') throw invalidParams(`${argName(index)}: ${name} must be a boolean`);
-  return value;
+  if (scalarFault('boolean', value)) throw invalidParams(`${argName(index)}: ${name} must be a boolean`);
+  return value as boolean;
 }
 
 /** A storage slot: any hex integer up to 32 bytes (leading zeros allowed, as clients send them padded). */
 export function parseSlot(value: unknown, index: number): bigint {
-  if (typeof value !== 'string' || !/^0x[0-9a-f]{1,64}$/i.test(value)) {
-    throw invalidParams(`${argName(index)}: storage slot must be a hex integer of at most 32 bytes`);
-  }
-  return BigInt(value);
+  if (scalarFault('slot', value)) throw invalidParams(`${argName(index)}: storage slot must be a hex integer of at most 32 bytes`);
+  return BigInt(value as string);
 }
 
 /** A block parameter: tag, hex number, or an EIP-1898 object. */
 export function parseBlockSelector(value: unknown, index: number): BlockSelector {
   if (typeof value === 'string') {
-    if ((BLOCK_TAGS as readonly string[]).includes(value)) return { kind: 'tag', tag: value as BlockTag };
-    if (value.startsWith('0x') || value.startsWith('0X')) return { kind: 'number', number: parseQuantity(value, index, 'block number') };
+    if (isBlockTag(value)) return { kind: 'tag', tag: value };
+    if (/^0x/i.test(value)) return { kind: 'number', number: parseQuantity(value, index, 'block number') };
     throw invalidParams(`${argName(index)}: block must be a hex number or one of ${BLOCK_TAGS.join(', ')}`);
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {

@@ -5,7 +5,9 @@
 import { getLocation, parse, type Location, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, TOP_LEVEL_FIELDS } from './authorizationDiagnostics';
 import { segmentAt, type ParsedRpcDocument } from './document';
-import { BLOCK_TAGS, FILTER_FIELDS, METHOD_SPECS, TAG_DOCS, TRANSACTION_FIELDS, methodMarkdown, methodSpec } from './methods';
+import { FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/rpc/catalog';
+import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS } from '../../../mock-node/rpc/paramRules';
+import { HTTP_METHODS, TAG_DOCS, methodMarkdown } from './methods';
 
 export type CompletionKind = 'method' | 'value' | 'property' | 'snippet' | 'keyword';
 
@@ -74,7 +76,7 @@ export function rpcCompletions(doc: ParsedRpcDocument, offset: number): Completi
     return quoted(members, range, true);
   }
   if (path.length === 1 && path[0] === 'method') {
-    return quoted([...METHOD_SPECS.values()].map((m) => ({
+    return quoted(HTTP_METHODS.map((m) => ({
       label: m.name, kind: 'method' as const, detail: m.params.map((x) => (x.required ? x.name : `${x.name}?`)).join(', ') || 'no params',
       documentation: methodMarkdown(m),
     })), range).map((e) => ({ ...e, sortText: `${methodSpec(e.label)?.seed ? '0' : '1'}${e.label}` }));
@@ -98,7 +100,7 @@ export function rpcCompletions(doc: ParsedRpcDocument, offset: number): Completi
     const present = value && typeof value === 'object' ? Object.keys(value) : [];
     const fields = param.kind === 'filter' ? FILTER_FIELDS.map((f) => ({ label: f.name, kind: 'property' as const, documentation: f.doc }))
       : param.kind === 'transaction' ? TRANSACTION_FIELDS.map((f) => ({ label: f.name, kind: 'property' as const, documentation: f.doc }))
-        : param.kind === 'block' ? ['blockHash', 'blockNumber', 'requireCanonical'].map((label) => ({ label, kind: 'property' as const, documentation: 'EIP-1898 block object' }))
+        : param.kind === 'block' ? BLOCK_OBJECT_FIELDS.map((label) => ({ label, kind: 'property' as const, documentation: 'EIP-1898 block object' }))
           : [];
     return quoted(fields.filter((f) => !present.includes(f.label) || f.label === path[2]), range, true);
   }

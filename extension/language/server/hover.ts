@@ -6,7 +6,9 @@ import { EVENT_SIGNATURES, EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS } from
 import { findNodeAtOffset, getNodePath, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, integerValue, parseAuthorizationFile } from './authorizationDiagnostics';
 import { property, segmentAt, type ParsedRpcDocument } from './document';
-import { BLOCK_TAGS, FILTER_FIELDS, TAG_DOCS, TRANSACTION_FIELDS, methodMarkdown, methodSpec } from './methods';
+import { FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/rpc/catalog';
+import { isBlockTag } from '../../../mock-node/rpc/paramRules';
+import { TAG_DOCS, methodMarkdown } from './methods';
 import { isoSeconds, plausibleTimestamp, relative, tokenUnits } from './values';
 
 export interface HoverResult {
@@ -96,7 +98,7 @@ export function rpcHover(doc: ParsedRpcDocument, offset: number, nowSeconds?: nu
     if (param) lines.push(`**${method.name}** param ${rest[1]} · **${param.name}**: ${param.doc}`);
   }
   const value = node.type === 'string' ? String(node.value) : undefined;
-  if (value && (BLOCK_TAGS as readonly string[]).includes(value)) {
+  if (isBlockTag(value)) {
     lines.push(`\`${value}\` · ${TAG_DOCS[value as keyof typeof TAG_DOCS]}`);
   } else if (value !== undefined) {
     const decoded = rest[2] === 'data' || rest[2] === 'input' ? describeTokenCall(value) : rest[2] === 'topics' ? describeTopic(value) : undefined;

@@ -4,11 +4,14 @@
 import type { Node } from './jsonc';
 import { properties, property, rawText, type Fix, type ParsedRpcDocument, type Problem, type Severity } from './document';
 import {
-  FILTER_FIELDS, METHOD_SPECS, OTHER_KNOWN_METHODS, TRANSACTION_FIELDS, WEBSOCKET_METHODS, closest, methodSpec, requiredCount,
-  type ParamKind, type ParamSpec,
-} from './methods';
+  CATALOG, FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec, requiredCount, type ParamSpec,
+} from '../../../mock-node/rpc/catalog';
+import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS, MAX_TOPIC_POSITIONS, type ParamKind } from '../../../mock-node/rpc/paramRules';
+import { OTHER_KNOWN_METHODS, closest } from './methods';
 import { getAddress } from 'ethers';
-import { addressProblem, blockStringFix, blockStringProblem, dataProblem, hashProblem, quantityFix, quantityProblem, slotProblem } from './values';
+import {
+  addressProblem, blockStringFix, blockStringProblem, dataProblem, hashProblem, quantityFix, quantityProblem, messageProblem, signedTransactionProblem, slotProblem,
+} from './values';
 
 export type Profile = 'public' | 'dedicated';
 
@@ -79,7 +82,7 @@ function brace(node: Node): { offset: number; length: number } {
 }
 
 const ENVELOPE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
-const ALL_METHODS = [...METHOD_SPECS.keys(), ...OTHER_KNOWN_METHODS, ...WEBSOCKET_METHODS];
+const ALL_METHODS = [...CATALOG.keys(), ...OTHER_KNOWN_METHODS];
 
 export function analyzeRpcDocument(doc: ParsedRpcDocument, context: ProfileContext = {}): Problem[] {
   const c = new Collector(doc.text);
@@ -140,10 +143,12 @@ function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile, inBa
     return;
   }
   const spec = methodSpec(name);
+  if (spec?.transport === 'websocket') {
+    c.add(method, 'warning', 'method-websocket', `${name} needs a WebSocket connection (ws:// on the same path): over HTTP nodes answer -32601`);
+    return;
+  }
   if (!spec) {
-    if (WEBSOCKET_METHODS.includes(name)) {
-      c.add(method, 'warning', 'method-websocket', `${name} needs a WebSocket connection (ws:// on the same path): over HTTP nodes answer -32601`);
-    } else if (OTHER_KNOWN_METHODS.includes(name)) {
+    if (OTHER_KNOWN_METHODS.includes(name)) {
       c.add(method, 'information', 'method-not-served', `${name} is a standard method the bundled mock node does not serve; its params are not checked here`);
     } else {
       const suggestion = closest(name, ALL_METHODS);
@@ -168,6 +173,7 @@ function analyzeRequest(c: Collector, node: Node, profile: ResolvedProfile, inBa
       c.error(element, 'params-count', `${name} takes ${describeCount(spec.params)}: this is one too many`);
       return;
     }
+    if (element.type === 'null' && !param.required) return; // an optional param given null is left out, as nodes read it
     checkParam(c, element, param, name, profile);
   });
 }
@@ -204,7 +210,7 @@ function checkBlock(c: Collector, node: Node, what: string, allowObject = true):
     if (hash && number) c.error(node, 'block-object', `${what}: an EIP-1898 object has blockHash or blockNumber, not both`);
     if (!hash && !number) c.error(node, 'block-object', `${what}: an EIP-1898 object needs blockHash or blockNumber`);
     for (const { key, name } of properties(node)) {
-      if (!['blockHash', 'blockNumber', 'requireCanonical'].includes(name)) c.add(key, 'warning', 'block-object', `"${name}" is not an EIP-1898 field (blockHash, blockNumber, requireCanonical)`);
+      if (!(BLOCK_OBJECT_FIELDS as readonly string[]).includes(name)) c.add(key, 'warning', 'block-object', `"${name}" is not an EIP-1898 field (blockHash, blockNumber, requireCanonical)`);
     }
     if (hash) {
       const value = expectString(c, hash, 'blockHash');
@@ -217,8 +223,8 @@ function checkBlock(c: Collector, node: Node, what: string, allowObject = true):
     return undefined;
   }
   c.error(node, 'param-type', allowObject
-    ? `${what} must be a hex block number, a tag (latest, pending, safe, finalized, earliest) or an EIP-1898 object`
-    : `${what} must be a hex block number or a tag (latest, pending, safe, finalized, earliest)`);
+    ? `${what} must be a hex block number, a tag (${BLOCK_TAGS.join(', ')}) or an EIP-1898 object`
+    : `${what} must be a hex block number or a tag (${BLOCK_TAGS.join(', ')})`);
   return undefined;
 }
 
@@ -264,7 +270,9 @@ function checkScalar(c: Collector, node: Node, kind: ParamKind, what: string): v
     case 'quantity': problem = quantityProblem(value, what); break;
     case 'hash': problem = hashProblem(value, what); break;
     case 'data': problem = dataProblem(value, what); break;
+    case 'signedTransaction': problem = signedTransactionProblem(value, what); break;
     case 'slot': problem = slotProblem(value); break;
+    case 'message': problem = messageProblem(value, what); break;
     case 'address': {
       const p = addressProblem(value, what);
       if (p) c.add(node, p.severity, 'address', p.message, p.severity === 'warning' ? replaceWith(node, getAddress(value.toLowerCase()), 'Use the EIP-55 checksum') : undefined);
@@ -357,7 +365,7 @@ function checkFilter(c: Collector, node: Node, profile: ResolvedProfile): void {
       c.error(topics, 'param-type', 'topics must be an array (null, a 32-byte hash, or an array of hashes per position)');
     } else {
       const positions = topics.children ?? [];
-      if (positions.length > 4) c.error(positions[4], 'topics', 'at most 4 topic positions');
+      if (positions.length > MAX_TOPIC_POSITIONS) c.error(positions[MAX_TOPIC_POSITIONS], 'topics', `at most ${MAX_TOPIC_POSITIONS} topic positions`);
       for (const position of positions) {
         const alternatives = position.type === 'array' ? position.children ?? [] : position.type === 'null' ? [] : [position];
         for (const topic of alternatives) {

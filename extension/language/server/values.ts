@@ -1,24 +1,36 @@
-// Checks of single JSON-RPC values, with the rules the node applies (mock-node/rpc/params.ts,
-// itself following geth): hex quantities with 0x and without leading zeros, block tags, addresses,
-// hashes, hex bytes. Each returns a problem sentence or undefined. Pure.
+// Checks of single JSON-RPC values for the language server: the node's own rules
+// (mock-node/rpc/paramRules.ts, which follow geth) worded for a person editing a file, with the fix
+// they most likely meant. Each returns a problem sentence or undefined. Pure.
 import { getAddress } from 'ethers';
+import { BLOCK_TAGS, blockStringFault, quantityFault, scalarFault, type QuantityFault } from '../../../mock-node/rpc/paramRules';
 import { formatTokenUnits, TOKEN_DECIMALS } from '../../../mock-node/tokenKit/index';
-import { BLOCK_TAGS, closest } from './methods';
+import { closest } from './methods';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
 
+function quantityWording(fault: QuantityFault, value: string, what: string): string {
+  switch (fault) {
+    case 'not-string':
+      return `${what} must be a hex string`;
+    case 'no-prefix':
+      return /^\d+$/.test(value)
+        ? `${what} "${value}" is decimal: JSON-RPC quantities are hex, here 0x${BigInt(value).toString(16)}`
+        : `${what} must be a 0x-prefixed hex number, not "${value}"`;
+    case 'no-digits':
+      return `${what} "0x" has no digits (zero is 0x0)`;
+    case 'not-hex':
+      return `${what} "${value}" is not hex`;
+    case 'leading-zeros':
+      return `${what} "${value}" has leading zero digits: write 0x${BigInt(value).toString(16)} (nodes answer -32602)`;
+    case 'over-256-bits':
+      return `${what} "${value}" is more than 256 bits`;
+  }
+}
+
 /** A hex quantity: `0x`, hex digits, no leading zeros, at most 256 bits. */
 export function quantityProblem(value: string, what = 'quantity'): string | undefined {
-  if (!/^0x/i.test(value)) {
-    return /^\d+$/.test(value)
-      ? `${what} "${value}" is decimal: JSON-RPC quantities are hex, here 0x${BigInt(value).toString(16)}`
-      : `${what} must be a 0x-prefixed hex number, not "${value}"`;
-  }
-  if (value.length === 2) return `${what} "0x" has no digits (zero is 0x0)`;
-  if (!/^0x[0-9a-f]+$/i.test(value)) return `${what} "${value}" is not hex`;
-  if (/^0x0[0-9a-f]/i.test(value)) return `${what} "${value}" has leading zero digits: write 0x${BigInt(value).toString(16)} (nodes answer -32602)`;
-  if (value.length > 66) return `${what} "${value}" is more than 256 bits`;
-  return undefined;
+  const fault = quantityFault(value);
+  return fault ? quantityWording(fault, value, what) : undefined;
 }
 
 /** The quantity a user most likely meant: leading zeros dropped, a decimal turned into hex. */
@@ -38,17 +50,19 @@ export function blockStringFix(value: string): string | undefined {
 
 /** A block tag or hex block number (a string); undefined when fine. */
 export function blockStringProblem(value: string): string | undefined {
-  if ((BLOCK_TAGS as readonly string[]).includes(value)) return undefined;
-  if (/^0x/i.test(value)) return quantityProblem(value, 'block number');
+  const fault = blockStringFault(value);
+  if (!fault) return undefined;
+  if (fault.rule === 'quantity') return quantityWording(fault.fault, value, 'block number');
+  if (/^\d+$/.test(value)) return `block number "${value}" is decimal: write 0x${BigInt(value).toString(16)}`;
   const suggestion = closest(value, BLOCK_TAGS);
   const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
-  if (/^\d+$/.test(value)) return `block number "${value}" is decimal: write 0x${BigInt(value).toString(16)}`;
   return `unknown block tag "${value}": use ${BLOCK_TAGS.join(', ')} or a hex number.${hint}`;
 }
 
 export function addressProblem(value: string, what = 'address'): { message: string; severity: 'error' | 'warning' } | undefined {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
-    const digits = /^0x[0-9a-fA-F]*$/.test(value) ? ` (${value.length - 2} hex digits, an address has 40)` : '';
+  const fault = scalarFault('address', value);
+  if (fault?.rule === 'address') {
+    const digits = fault.digits !== undefined ? ` (${fault.digits} hex digits, an address has 40)` : '';
     return { message: `${what} must be a 20-byte hex address${digits}`, severity: 'error' };
   }
   const mixed = /[a-f]/.test(value.slice(2)) && /[A-F]/.test(value.slice(2));
@@ -60,21 +74,31 @@ export function addressProblem(value: string, what = 'address'): { message: stri
 }
 
 export function hashProblem(value: string, what = 'hash'): string | undefined {
-  if (/^0x[0-9a-fA-F]{64}$/.test(value)) return undefined;
-  if (/^0x[0-9a-fA-F]*$/.test(value)) return `${what} must be 32 bytes (64 hex digits), this has ${value.length - 2}`;
+  const fault = scalarFault('hash', value);
+  if (fault?.rule !== 'hash') return undefined;
+  if (fault.digits !== undefined) return `${what} must be 32 bytes (64 hex digits), this has ${fault.digits}`;
   return `${what} must be 32 bytes of 0x-prefixed hex`;
 }
 
 export function dataProblem(value: string, what = 'data'): string | undefined {
-  if (!/^0x[0-9a-fA-F]*$/.test(value)) return `${what} must be 0x-prefixed hex bytes`;
-  if (value.length % 2 !== 0) return `${what} has an odd number of hex digits`;
-  return undefined;
+  const fault = scalarFault('data', value);
+  if (fault?.rule !== 'bytes') return undefined;
+  return fault.odd ? `${what} has an odd number of hex digits` : `${what} must be 0x-prefixed hex bytes`;
+}
+
+export function signedTransactionProblem(value: string, what = 'transaction'): string | undefined {
+  return dataProblem(value, what) ?? (scalarFault('signedTransaction', value) ? `${what} has no bytes: a signed transaction is RLP-encoded bytes` : undefined);
+}
+
+/** A message to sign: hex bytes (even length) or any other text (signed as UTF-8). */
+export function messageProblem(value: string, what = 'message'): string | undefined {
+  return scalarFault('message', value) ? `${what} looks like hex bytes but has an odd number of digits (text is signed as UTF-8)` : undefined;
 }
 
 export function slotProblem(value: string): string | undefined {
-  if (/^0x[0-9a-fA-F]{1,64}$/.test(value)) return undefined;
-  if (/^0x[0-9a-fA-F]{65,}$/.test(value)) return 'storage slot is more than 32 bytes';
-  return 'storage slot must be a hex integer (0x…) of at most 32 bytes';
+  const fault = scalarFault('slot', value);
+  if (fault?.rule !== 'slot') return undefined;
+  return fault.tooLong ? 'storage slot is more than 32 bytes' : 'storage slot must be a hex integer (0x…) of at most 32 bytes';
 }
 
 /** A decimal string, a JSON integer's source text, or a hex quantity, as an unsigned integer. */

@@ -1,7 +1,7 @@
 // Chain identity, head and fee suggestions.
 import { quantity } from '../../chain/hex';
 import { invalidParams } from '../errors';
-import { expectParams, parseBlockSelector, parseQuantity } from '../params';
+import { parseBlockSelector, parseQuantity } from '../params';
 import { findBlock } from '../blockResolution';
 import type { MethodTable } from './types';
 
@@ -10,38 +10,19 @@ export const CLIENT_VERSION = 'chain-mock-node/0.1.0';
 export const SUGGESTED_PRIORITY_FEE = 1_000_000n;
 
 export const chainInfoMethods: MethodTable = {
-  eth_chainId: (params, { node }) => {
-    expectParams(params, 0);
-    return quantity(node.options.chainId);
-  },
-  net_version: (params, { node }) => {
-    expectParams(params, 0);
-    return node.options.chainId.toString();
-  },
+  eth_chainId: (_params, { node }) => quantity(node.options.chainId),
+  net_version: (_params, { node }) => node.options.chainId.toString(),
   net_listening: () => true,
   net_peerCount: () => '0x0',
-  web3_clientVersion: (params) => {
-    expectParams(params, 0);
-    return CLIENT_VERSION;
-  },
+  web3_clientVersion: () => CLIENT_VERSION,
   eth_syncing: () => false,
   eth_mining: (_params, { node }) => node.options.auto,
-  eth_blockNumber: (params, { node }) => {
-    expectParams(params, 0);
-    return quantity(node.chain.head);
-  },
+  eth_blockNumber: (_params, { node }) => quantity(node.chain.head),
   eth_accounts: (_params, { node }) => node.accounts.addresses(),
-  eth_gasPrice: (params, { node }) => {
-    expectParams(params, 0);
-    return quantity(node.chain.baseFeeForNextBlock() + SUGGESTED_PRIORITY_FEE);
-  },
-  eth_maxPriorityFeePerGas: (params) => {
-    expectParams(params, 0);
-    return quantity(SUGGESTED_PRIORITY_FEE);
-  },
+  eth_gasPrice: (_params, { node }) => quantity(node.chain.baseFeeForNextBlock() + SUGGESTED_PRIORITY_FEE),
+  eth_maxPriorityFeePerGas: () => quantity(SUGGESTED_PRIORITY_FEE),
   eth_blobBaseFee: () => '0x1',
   eth_feeHistory: (params, { node }) => {
-    expectParams(params, 2, 3);
     if (typeof params[0] === 'number' && !Number.isSafeInteger(params[0])) throw invalidParams('invalid argument 0: blockCount must be a whole number');
     const count = typeof params[0] === 'number' ? BigInt(params[0]) : parseQuantity(params[0], 0, 'blockCount');
     if (count < 1n || count > 1024n) throw invalidParams('invalid argument 0: blockCount must be from 1 to 1024');

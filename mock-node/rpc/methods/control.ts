@@ -1,21 +1,12 @@
 // Control methods for tests (Anvil's names where Anvil has one, mock_* for ours).
 import { quantity } from '../../chain/hex';
 import { invalidInput, invalidParams } from '../errors';
-import { expectParams, parseAddress, parseQuantity } from '../params';
+import { parseAddress, parseInteger } from '../params';
 import type { MethodTable } from './types';
-
-function parseInteger(value: unknown, index: number, name: string): bigint {
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${index}: ${name} must be a non-negative integer`);
-    return BigInt(value);
-  }
-  return parseQuantity(value, index, name);
-}
 
 export const controlMethods: MethodTable = {
   /** evm_mine(), evm_mine(count), evm_mine({ blocks, timestamp }). */
   evm_mine: async (params, { node }) => {
-    expectParams(params, 0, 1);
     let count = 1n;
     let timestamp: bigint | undefined;
     const arg = params[0];
@@ -36,12 +27,10 @@ export const controlMethods: MethodTable = {
     return '0x0';
   },
   evm_increaseTime: (params, { node }) => {
-    expectParams(params, 1);
     const seconds = parseInteger(params[0], 0, 'seconds');
     return Number(node.chain.clock.increase(seconds));
   },
   evm_setNextBlockTimestamp: (params, { node }) => {
-    expectParams(params, 1);
     const timestamp = parseInteger(params[0], 0, 'timestamp');
     if (timestamp <= node.chain.latest.header.timestamp) {
       throw invalidInput(`timestamp ${timestamp} is lower than or equal to previous block's timestamp ${node.chain.latest.header.timestamp}`);
@@ -49,17 +38,12 @@ export const controlMethods: MethodTable = {
     node.chain.clock.setNextTimestamp(timestamp);
     return null;
   },
-  evm_snapshot: (params, { node }) => {
-    expectParams(params, 0);
-    return quantity(node.chain.takeSnapshot());
-  },
+  evm_snapshot: (_params, { node }) => quantity(node.chain.takeSnapshot()),
   evm_revert: async (params, { node }) => {
-    expectParams(params, 1);
     const id = parseInteger(params[0], 0, 'snapshot id');
     return node.chain.revertToSnapshot(Number(id));
   },
   anvil_setBalance: async (params, { node }) => {
-    expectParams(params, 2);
     const address = parseAddress(params[0], 0);
     const balance = parseInteger(params[1], 1, 'balance');
     await node.chain.applySystemChange('setBalance', (draft) => draft.updateAccount(address, { balance }));
@@ -67,7 +51,6 @@ export const controlMethods: MethodTable = {
   },
   /** Cuts one flashblock now; answers what the pending block looks like after it. */
   mock_flashblock: async (params, { node }) => {
-    expectParams(params, 0);
     const pending = await node.chain.cutFlashblock();
     return {
       number: quantity(pending.header.number),
@@ -77,5 +60,3 @@ export const controlMethods: MethodTable = {
     };
   },
 };
-
-export const CONTROL_PREFIXES = ['evm_', 'anvil_', 'hardhat_', 'mock_'];

@@ -4,8 +4,10 @@ import type { Chain } from '../../chain/chain';
 import type { Hex } from '../../chain/hex';
 import type { BlockRecord, LogRecord } from '../../chain/types';
 import { findBlock, blockNumberForTag } from '../blockResolution';
+import { FILTER_FIELDS } from '../catalog';
 import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
-import { expectParams, parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
+import { parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
+import { MAX_TOPIC_POSITIONS } from '../paramRules';
 import { blockRef, logJson, type Json } from '../shapes';
 import type { MethodTable, ProfileName } from './types';
 import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
@@ -25,12 +27,12 @@ export interface LogQuery {
 }
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' };
+const FILTER_FIELD_NAMES = new Set(FILTER_FIELDS.map((field) => field.name));
 
 export function parseLogFilter(raw: unknown, index = 0): LogQuery {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidParams(`invalid argument ${index}: filter must be an object`);
   const object = raw as Record<string, unknown>;
-  const known = new Set(['fromBlock', 'toBlock', 'address', 'topics', 'blockHash']);
-  for (const key of Object.keys(object)) if (!known.has(key)) throw invalidParams(`invalid argument ${index}: unknown filter field ${key}`);
+  for (const key of Object.keys(object)) if (!FILTER_FIELD_NAMES.has(key)) throw invalidParams(`invalid argument ${index}: unknown filter field ${key}`);
   let addresses: Set<Hex> | null = null;
   if (object.address !== undefined && object.address !== null) {
     const list = Array.isArray(object.address) ? object.address : [object.address];
@@ -40,7 +42,7 @@ export function parseLogFilter(raw: unknown, index = 0): LogQuery {
   const topics: (Set<Hex> | null)[] = [];
   if (object.topics !== undefined && object.topics !== null) {
     if (!Array.isArray(object.topics)) throw invalidParams(`invalid argument ${index}: topics must be an array`);
-    if (object.topics.length > 4) throw invalidParams(`invalid argument ${index}: at most 4 topic positions`);
+    if (object.topics.length > MAX_TOPIC_POSITIONS) throw invalidParams(`invalid argument ${index}: at most ${MAX_TOPIC_POSITIONS} topic positions`);
     for (const position of object.topics) {
       if (position === null) topics.push(null);
       else if (Array.isArray(position)) topics.push(position.length === 0 ? null : new Set(position.map((t) => parseHash(t, index, 'topic'))));
@@ -155,7 +157,6 @@ export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilt
 
 export const logMethods: MethodTable = {
   eth_getLogs: (params, { node, profile }) => {
-    expectParams(params, 1);
     const query = parseLogFilter(params[0]);
     const identity = node.options.pendingIdentity;
     const limits = limitsFor(node.options, profile);

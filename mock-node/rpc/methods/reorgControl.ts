@@ -7,7 +7,7 @@
 import type { Hex } from '../../chain/hex';
 import type { TransactionRecord } from '../../chain/types';
 import { invalidParams } from '../errors';
-import { expectParams, parseHash } from '../params';
+import { parseHash, parseInteger } from '../params';
 import type { MethodTable } from './types';
 
 export interface ReorgPlanOptions {
@@ -61,12 +61,9 @@ export function planReorg(blocks: TransactionRecord[][], options: ReorgPlanOptio
 
 export const reorgControlMethods: MethodTable = {
   mock_reorg: async (params, { node }) => {
-    expectParams(params, 1, 2);
-    const depth = params[0];
-    const value = typeof depth === 'string' && /^0x[0-9a-f]+$/i.test(depth) ? Number(BigInt(depth)) : depth;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      throw invalidParams('invalid argument 0: depth must be a whole number of at least 1');
-    }
+    const depth = parseInteger(params[0], 0, 'depth');
+    if (depth < 1n || depth > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidParams('invalid argument 0: depth must be a whole number of at least 1');
+    const value = Number(depth);
     const options = parseReorgOptions(params[1]);
     if (options.leaveOut instanceof Set) {
       const head = node.chain.head;

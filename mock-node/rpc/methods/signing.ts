@@ -3,7 +3,8 @@
 // r ‖ s ‖ v with v 27/28 and low s, the form the token's ECRecover accepts.
 import { TypedDataEncoder, concat, getBytes, keccak256, toUtf8Bytes, type TypedDataField, type Wallet } from 'ethers';
 import { RpcError, ErrorCode, invalidParams } from '../errors';
-import { expectParams, parseAddress } from '../params';
+import { parseAddress } from '../params';
+import { scalarFault } from '../paramRules';
 import type { MethodContext, MethodTable } from './types';
 
 function walletFor(address: string, ctx: MethodContext): Wallet {
@@ -19,12 +20,9 @@ function walletFor(address: string, ctx: MethodContext): Wallet {
 
 /** Message bytes: 0x-hex is taken as bytes (geth's rule); any other string as UTF-8 text. */
 function messageBytes(value: unknown, index: number): Uint8Array {
-  if (typeof value !== 'string') throw invalidParams(`invalid argument ${index}: message must be a string`);
-  if (/^0x[0-9a-f]*$/i.test(value)) {
-    if (value.length % 2 !== 0) throw invalidParams(`invalid argument ${index}: hex string of odd length`);
-    return getBytes(value);
-  }
-  return toUtf8Bytes(value);
+  const fault = scalarFault('message', value);
+  if (fault) throw invalidParams(`invalid argument ${index}: ${fault.rule === 'not-string' ? 'message must be a string' : 'hex string of odd length'}`);
+  return /^0x[0-9a-f]*$/i.test(value as string) ? getBytes(value as string) : toUtf8Bytes(value as string);
 }
 
 const isAddress = (value: unknown): value is string => typeof value === 'string' && /^0x[0-9a-f]{40}$/i.test(value);
@@ -96,20 +94,17 @@ function signPersonal(wallet: Wallet, message: Uint8Array): string {
 export const signingMethods: MethodTable = {
   /** eth_sign(address, data): EIP-191 personal message signature, as geth and Anvil compute it. */
   eth_sign: (params, ctx) => {
-    expectParams(params, 2);
     const address = parseAddress(params[0], 0);
     return signPersonal(walletFor(address, ctx), messageBytes(params[1], 1));
   },
   /** personal_sign(data, address[, password]); the swapped order some clients send is accepted too. */
   personal_sign: (params, ctx) => {
-    expectParams(params, 2, 3);
     let [data, address] = params;
     if (!isAddress(address) && isAddress(data)) [data, address] = [address, data];
     return signPersonal(walletFor(parseAddress(address, 1), ctx), messageBytes(data, 0));
   },
   /** eth_signTypedData_v4(address, typedData): typedData as an object or a JSON string. */
   eth_signTypedData_v4: (params, ctx) => {
-    expectParams(params, 2);
     const address = parseAddress(params[0], 0);
     const wallet = walletFor(address, ctx);
     const digest = typedDataDigest(parseTypedData(params[1]));

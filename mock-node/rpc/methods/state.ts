@@ -3,34 +3,30 @@
 // reads (storage, transaction count) require the block parameter; balance and code default to latest.
 import { quantity, word } from '../../chain/hex';
 import { stateBlock } from '../blockResolution';
-import { expectParams, parseAddress, parseBlockSelector, parseSlot, type BlockSelector } from '../params';
+import { parseAddress, parseBlockSelector, parseSlot, type BlockSelector } from '../params';
 import type { MethodTable } from './types';
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' };
 
 function blockParam(params: readonly unknown[], index: number): BlockSelector {
-  return params[index] === undefined ? LATEST : parseBlockSelector(params[index], index);
+  return params[index] === undefined || params[index] === null ? LATEST : parseBlockSelector(params[index], index);
 }
 
 export const stateMethods: MethodTable = {
   eth_getBalance: (params, { node }) => {
-    expectParams(params, 1, 2);
     const address = parseAddress(params[0], 0);
     return quantity(stateBlock(node.chain, blockParam(params, 1)).state.account(address).balance);
   },
   eth_getCode: (params, { node }) => {
-    expectParams(params, 1, 2);
     const address = parseAddress(params[0], 0);
     return stateBlock(node.chain, blockParam(params, 1)).state.account(address).code;
   },
   eth_getStorageAt: (params, { node }) => {
-    expectParams(params, 3);
     const address = parseAddress(params[0], 0);
     const slot = parseSlot(params[1], 1);
     return word(stateBlock(node.chain, parseBlockSelector(params[2], 2)).state.storage(address, slot));
   },
   eth_getTransactionCount: (params, { node }) => {
-    expectParams(params, 2);
     const address = parseAddress(params[0], 0);
     return quantity(stateBlock(node.chain, parseBlockSelector(params[1], 1)).state.account(address).nonce);
   },

@@ -3,18 +3,15 @@
 // holds). mock_loadState(state) replaces the running chain with such a state.
 import { exportState, importState, saveStateFile, StateFileError, type SavedState } from '../../state/persistence';
 import { invalidInput } from '../errors';
-import { expectParams } from '../params';
 import type { MethodTable } from './types';
 
 export const stateFileMethods: MethodTable = {
   mock_dumpState: async (params, { node }) => {
-    expectParams(params, 0);
     const path = node.options.stateFile;
     if (path) return saveStateFile(node.chain, node.options, path);
     return node.chain.exclusive(async () => exportState(node.chain, node.options));
   },
   mock_loadState: async (params, { node }) => {
-    expectParams(params, 1);
     try {
       return await importState(node.chain, node.options, params[0] as SavedState, 'the state');
     } catch (error) {

@@ -3,7 +3,7 @@
 // token keeps these variables, on top of the pending state, and log no events (like
 // anvil_setStorageAt); use the owner's `mint` / `pause` / `blacklist` transactions for events.
 import { invalidInput, invalidParams } from '../errors';
-import { expectParams, parseAddress, parseBoolean, parseQuantity } from '../params';
+import { parseAddress, parseAmount, parseBoolean } from '../params';
 import { storageOf } from '../../execution/execute';
 import { StateDraft } from '../../state/worldState';
 import { StableToken, TokenState } from '../../execution/token/index';
@@ -14,15 +14,6 @@ function tokenOf(ctx: MethodContext): StableToken {
   const contract = ctx.node.contracts.get(ctx.node.options.token.address.toLowerCase());
   if (!(contract instanceof StableToken)) throw invalidInput('the built-in token is not deployed on this node');
   return contract;
-}
-
-function parseAmount(value: unknown, index: number): bigint {
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${index}: amount must be a non-negative integer`);
-    return BigInt(value);
-  }
-  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value);
-  return parseQuantity(value, index, 'amount');
 }
 
 async function changeToken(ctx: MethodContext, label: string, change: (state: TokenState) => void): Promise<void> {
@@ -43,7 +34,6 @@ async function changeToken(ctx: MethodContext, label: string, change: (state: To
 export const tokenControlMethods: MethodTable = {
   /** mock_mint(to, amount): amount in base units (6 decimals), hex quantity, decimal string or number. */
   mock_mint: async (params, ctx) => {
-    expectParams(params, 2);
     const to = parseAddress(params[0], 0, 'to');
     const amount = parseAmount(params[1], 1);
     const mint = (state: TokenState) => {
@@ -59,14 +49,12 @@ export const tokenControlMethods: MethodTable = {
   },
   /** mock_setPaused(paused). */
   mock_setPaused: async (params, ctx) => {
-    expectParams(params, 1);
     const paused = parseBoolean(params[0], 0, 'paused');
     await changeToken(ctx, `mock_setPaused ${paused}`, (state) => state.setPaused(paused));
     return true;
   },
   /** mock_setBlocked(address, blocked): sets or clears the blocklist flag (bit 255 of the balance slot). */
   mock_setBlocked: async (params, ctx) => {
-    expectParams(params, 2);
     const account = parseAddress(params[0], 0, 'account');
     const blocked = parseBoolean(params[1], 1, 'blocked');
     await changeToken(ctx, `mock_setBlocked ${account} ${blocked}`, (state) => state.setBlacklisted(account, blocked));

@@ -4,18 +4,19 @@
 import { Transaction } from 'ethers';
 import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
 import type { BlockRecord } from '../../chain/types';
-import { decodeRevertReason, runMessage } from '../../execution/execute';
+import { ChainError } from '../../chain/errors';
+import { simulateCall } from '../../execution/call';
 import { decodeRawTransaction, fromEthers } from '../../execution/transaction';
-import { StateDraft } from '../../state/worldState';
 import { stateBlock } from '../blockResolution';
-import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
+import { RpcError, invalidInput, invalidParams } from '../errors';
 import {
-  expectParams,
   parseAddress,
   parseBlockSelector,
   parseData,
   parseHash,
   parseOptionalQuantity,
+  parseQuantity,
+  parseSignedTransaction,
   type BlockSelector,
 } from '../params';
 import { blockRef, receiptJson, transactionJson } from '../shapes';
@@ -62,23 +63,12 @@ function parseCallObject(raw: unknown, index: number, fromRequired: boolean): Ca
   };
 }
 
-/** Runs a call against a block's state, discarding its effects. */
+/** Runs a call against a block's state, discarding its effects; a ChainError when it fails. */
 function simulate(ctx: MethodContext, call: CallObject, block: BlockRecord) {
   const { node } = ctx;
-  const draft = new StateDraft(block.state);
-  const env = node.chain.environment(block);
   const gasLimit = call.gas ?? node.options.gasLimit;
-  if (call.value > 0n && draft.account(call.from).balance < call.value) throw invalidInput('insufficient funds for transfer');
-  return runMessage(draft, { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit }, env, node.contracts, {
-    isStatic: true,
-    origin: call.from,
-  });
-}
-
-function revertError(outcome: { revertData: Hex; reason?: string }): RpcError {
-  const reason = outcome.reason ?? decodeRevertReason(outcome.revertData);
-  if (reason === 'out of gas') return new RpcError(ErrorCode.InvalidInput, 'out of gas');
-  return new RpcError(ErrorCode.ExecutionReverted, reason ? `execution reverted: ${reason}` : 'execution reverted', outcome.revertData);
+  const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit };
+  return simulateCall(block.state, request, node.chain.environment(block), node.contracts);
 }
 
 function blockParam(params: readonly unknown[], index: number): BlockSelector {
@@ -86,13 +76,10 @@ function blockParam(params: readonly unknown[], index: number): BlockSelector {
 }
 
 function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord): bigint {
-  const result = simulate(ctx, { ...call, gas: call.gas ?? ctx.node.options.gasLimit }, block);
-  if (!result.outcome.ok) throw revertError(result.outcome);
-  return result.gasUsed;
+  return simulate(ctx, call, block).gasUsed;
 }
 
 async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {
-  expectParams(params, 1);
   const call = parseCallObject(params[0], 0, true);
   const { node } = ctx;
   const wallet = node.accounts.wallet(call.from);
@@ -126,14 +113,10 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
 }
 
 export const transactionMethods: MethodTable = {
-  eth_sendRawTransaction: (params, { node }) => {
-    expectParams(params, 1);
-    return node.chain.submit(decodeRawTransaction(params[0] as string));
-  },
+  eth_sendRawTransaction: (params, { node }) => node.chain.submit(decodeRawTransaction(parseSignedTransaction(params[0], 0))),
   eth_sendTransaction: sendTransaction,
   eth_sendRawTransactionSync: async (params, { node }) => {
-    expectParams(params, 1, 2);
-    const tx = decodeRawTransaction(params[0] as string);
+    const raw = parseSignedTransaction(params[0], 0);
     let timeout = SYNC_TIMEOUT_MS;
     if (params[1] !== undefined && params[1] !== null) {
       if (typeof params[1] !== 'number' || !Number.isInteger(params[1]) || params[1] <= 0) {
@@ -144,18 +127,17 @@ export const transactionMethods: MethodTable = {
       }
       timeout = params[1];
     }
-    const hash = node.chain.submit(tx);
+    const hash = node.chain.submit(decodeRawTransaction(raw));
     try {
       await node.chain.waitForPreconfirmation(hash, timeout);
     } catch (error) {
-      if (error instanceof RpcError && error.code === ErrorCode.TransactionRejected) throw error;
+      if (error instanceof ChainError && error.kind !== 'not-preconfirmed') throw error; // replaced or dropped
       throw new RpcError(4, `the transaction was added to the mempool but wasn't processed in ${timeout}ms`, hash);
     }
     const found = node.chain.findTransaction(hash)!;
     return receiptJson(found.block, found.included, node.options.pendingIdentity);
   },
   eth_getTransactionByHash: (params, { node }) => {
-    expectParams(params, 1);
     const hash = parseHash(params[0], 0, 'transaction hash');
     const found = node.chain.findTransaction(hash);
     if (found) {
@@ -166,7 +148,6 @@ export const transactionMethods: MethodTable = {
     return queued ? transactionJson(queued, null, null) : null;
   },
   eth_getTransactionReceipt: (params, { node }) => {
-    expectParams(params, 1);
     const found = node.chain.findTransaction(parseHash(params[0], 0, 'transaction hash'));
     if (!found) return null;
     // With the `null` identity the node answers like a generic node: no receipt until sealed
@@ -175,23 +156,19 @@ export const transactionMethods: MethodTable = {
     return receiptJson(found.block, found.included, node.options.pendingIdentity);
   },
   eth_getTransactionByBlockNumberAndIndex: (params, { node }) => {
-    expectParams(params, 2);
     const block = stateBlock(node.chain, parseBlockSelector(params[0], 0));
-    const index = Number(parseOptionalQuantity(params[1], 1, 'index') ?? 0n);
+    const index = Number(parseQuantity(params[1], 1, 'index'));
     const item = block.transactions[index];
     return item ? transactionJson(item.tx, blockRef(block, node.options.pendingIdentity), item.index, block.header.baseFeePerGas) : null;
   },
   eth_call: (params, ctx) => {
-    expectParams(params, 1, 3);
     if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
     const call = parseCallObject(params[0], 0, false);
     const block = stateBlock(ctx.node.chain, blockParam(params, 1));
-    const result = simulate(ctx, call, block);
-    if (!result.outcome.ok) throw revertError(result.outcome);
-    return result.outcome.returnData;
+    const { outcome } = simulate(ctx, call, block);
+    return outcome.ok ? outcome.returnData : '0x';
   },
   eth_estimateGas: (params, ctx) => {
-    expectParams(params, 1, 3);
     if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
     const call = parseCallObject(params[0], 0, false);
     const block = stateBlock(ctx.node.chain, params[1] === undefined ? { kind: 'tag', tag: 'pending' } : blockParam(params, 1));

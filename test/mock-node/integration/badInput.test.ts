@@ -6,15 +6,7 @@
 import assert from 'node:assert/strict';
 import type { LogEntry, RunningMockNode } from '../../../mock-node/index';
 import { seededRandom } from '../../../mock-node/rpc/faults';
-import { blockMethods } from '../../../mock-node/rpc/methods/blocks';
-import { chainInfoMethods } from '../../../mock-node/rpc/methods/chainInfo';
-import { controlMethods } from '../../../mock-node/rpc/methods/control';
-import { logMethods } from '../../../mock-node/rpc/methods/logs';
-import { reorgControlMethods } from '../../../mock-node/rpc/methods/reorgControl';
-import { signingMethods } from '../../../mock-node/rpc/methods/signing';
-import { stateMethods } from '../../../mock-node/rpc/methods/state';
-import { tokenControlMethods } from '../../../mock-node/rpc/methods/tokenControl';
-import { transactionMethods } from '../../../mock-node/rpc/methods/transactions';
+import { METHOD_CATALOG } from '../../../mock-node/rpc/catalog';
 import { rpc, startTestNode } from '../../helpers/rpc';
 
 const DEV = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -37,11 +29,8 @@ const POOL: unknown[] = [
 /** Not fuzzed: they read and write files named by their params (covered in the state file tests). */
 const FILE_METHODS = new Set(['mock_dumpState', 'mock_loadState']);
 
-const METHODS = [
-  blockMethods, chainInfoMethods, controlMethods, logMethods, reorgControlMethods, signingMethods, stateMethods,
-  tokenControlMethods, transactionMethods,
-].flatMap((table) => Object.keys(table)).filter((name) => !FILE_METHODS.has(name))
-  .concat(['mock_setFaults', 'mock_getFaults', 'eth_subscribe', 'no_such_method']);
+/** Every method of the catalog but the file ones, and one that does not exist. */
+const METHODS = METHOD_CATALOG.map((spec) => spec.name).filter((name) => !FILE_METHODS.has(name)).concat(['no_such_method']);
 
 describe('bad input never reaches an internal error', function () {
   this.timeout(120_000);

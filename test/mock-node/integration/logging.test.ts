@@ -106,7 +106,10 @@ describe('the node log', () => {
   it('logs an internal error with its stack and answers -32603', async () => {
     const entries: LogEntry[] = [];
     const core = await createMockNodeCore({ auto: false, logLevel: 'info', logSink: (entry) => entries.push(entry) });
-    const handle = createRpcHandler(core.services, [{ test_bug: () => { throw new TypeError('cannot read x of undefined'); } }]);
+    const handle = createRpcHandler(core.services, {
+      specs: [{ name: 'test_bug', summary: 'A method with a bug.', params: [], result: 'nothing' }],
+      tables: [{ test_bug: () => { throw new TypeError('cannot read x of undefined'); } }],
+    });
     const reply = await handle({ jsonrpc: '2.0', id: 7, method: 'test_bug', params: [] }, 'public');
     assert.deepEqual(reply.body, { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'internal error: cannot read x of undefined' } });
     assert.equal(entries.length, 1);

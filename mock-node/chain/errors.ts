@@ -1,0 +1,43 @@
+// What the chain and execution refuse, as data: a ChainError carries a kind and the numbers that
+// explain it, never a JSON-RPC code or wording. The JSON-RPC edge (rpc/chainErrors.ts) turns each
+// kind into its code and geth's sentence, in one place.
+import type { Hex } from './hex';
+
+export type ChainFault =
+  // A transaction refused at intake (eth_sendRawTransaction / eth_sendTransaction).
+  | { kind: 'undecodable-transaction'; reason: string }
+  | { kind: 'unsupported-transaction-type'; type: number | null }
+  | { kind: 'invalid-chain-id'; have: bigint; want: bigint }
+  | { kind: 'contract-creation' }
+  | { kind: 'tip-above-fee-cap'; from?: Hex; maxPriorityFeePerGas: bigint; maxFeePerGas: bigint }
+  | { kind: 'intrinsic-gas-too-low'; gas: bigint; minimum: bigint }
+  | { kind: 'exceeds-block-gas-limit' }
+  | { kind: 'already-known' }
+  | { kind: 'nonce-too-low'; next: bigint; nonce: bigint }
+  | { kind: 'replacement-underpriced' }
+  | { kind: 'fee-below-base-fee'; from: Hex; maxFeePerGas: bigint; baseFee: bigint }
+  | { kind: 'insufficient-funds'; balance: bigint; cost: bigint }
+  // What happened to a queued transaction someone waits for.
+  | { kind: 'transaction-replaced' }
+  | { kind: 'transaction-dropped'; reason: 'nonce too low' | 'insufficient funds for gas * price + value' }
+  | { kind: 'not-preconfirmed'; hash: Hex; timeoutMs: number }
+  // A call (eth_call / eth_estimateGas).
+  | { kind: 'insufficient-funds-for-transfer' }
+  | { kind: 'out-of-gas' }
+  | { kind: 'reverted'; data: Hex; reason?: string }
+  // Chain control.
+  | { kind: 'reorg-depth-invalid' }
+  | { kind: 'reorg-too-deep'; depth: number; head: bigint; safe: bigint; finalized: bigint; safeDepth: number; finalizedDepth: number };
+
+export type ChainErrorKind = ChainFault['kind'];
+
+export class ChainError extends Error {
+  constructor(readonly fault: ChainFault) {
+    super(fault.kind.replace(/-/g, ' '));
+    this.name = 'ChainError';
+  }
+
+  get kind(): ChainErrorKind {
+    return this.fault.kind;
+  }
+}

@@ -1,0 +1,64 @@
+// The error edge: every ChainError kind the chain and execution throw becomes one JSON-RPC error
+// here, with the code and the wording geth (or Base, for pre-confirmation) answers. Nothing below
+// rpc/ knows a JSON-RPC code.
+import type { ChainError, ChainFault } from '../chain/errors';
+import { ErrorCode, RpcError } from './errors';
+
+export function rpcErrorOf(error: ChainError): RpcError {
+  const fault: ChainFault = error.fault;
+  switch (fault.kind) {
+    case 'undecodable-transaction':
+      return input(`invalid transaction: ${fault.reason}`);
+    case 'unsupported-transaction-type':
+      return input(`transaction type not supported: ${fault.type}`);
+    case 'invalid-chain-id':
+      return input(`invalid chain id for signer: have ${fault.have} want ${fault.want}`);
+    case 'contract-creation':
+      return input('contract creation is not supported: the mock node executes native contracts only (no EVM)');
+    case 'tip-above-fee-cap':
+      return input(
+        `max priority fee per gas higher than max fee per gas: ${fault.from ? `address ${fault.from}, ` : ''}` +
+          `maxPriorityFeePerGas: ${fault.maxPriorityFeePerGas}, maxFeePerGas: ${fault.maxFeePerGas}`,
+      );
+    case 'intrinsic-gas-too-low':
+      return input(`intrinsic gas too low: gas ${fault.gas}, minimum needed ${fault.minimum}`);
+    case 'exceeds-block-gas-limit':
+      return input('exceeds block gas limit');
+    case 'already-known':
+      return input('already known');
+    case 'nonce-too-low':
+      return input(`nonce too low: next nonce ${fault.next}, tx nonce ${fault.nonce}`);
+    case 'replacement-underpriced':
+      return input('replacement transaction underpriced');
+    case 'fee-below-base-fee':
+      return input(`max fee per gas less than block base fee: address ${fault.from}, maxFeePerGas: ${fault.maxFeePerGas}, baseFee: ${fault.baseFee}`);
+    case 'insufficient-funds':
+      return input(`insufficient funds for gas * price + value: balance ${fault.balance}, tx cost ${fault.cost}, overshot ${fault.cost - fault.balance}`);
+    case 'transaction-replaced':
+      return new RpcError(ErrorCode.TransactionRejected, 'transaction replaced');
+    case 'transaction-dropped':
+      return new RpcError(ErrorCode.TransactionRejected, `transaction dropped: ${fault.reason}`);
+    case 'not-preconfirmed':
+      return input(`transaction ${fault.hash} was not pre-confirmed within ${fault.timeoutMs} ms`);
+    case 'insufficient-funds-for-transfer':
+      return input('insufficient funds for transfer');
+    case 'out-of-gas':
+      return input('out of gas');
+    case 'reverted':
+      return new RpcError(ErrorCode.ExecutionReverted, fault.reason ? `execution reverted: ${fault.reason}` : 'execution reverted', fault.data);
+    case 'reorg-depth-invalid':
+      return input('reorg depth must be a whole number of at least 1');
+    case 'reorg-too-deep': {
+      const deepest = fault.head - fault.safe;
+      return input(
+        `reorg depth ${fault.depth} refused: it would replace block ${fault.head - BigInt(fault.depth) + 1n}, at or below the safe block ${fault.safe} ` +
+          `(safe trails latest by ${fault.safeDepth}, finalized by ${fault.finalizedDepth}); the deepest reorg allowed now is ${deepest}`,
+        { depth: fault.depth, maxDepth: Number(deepest), safe: Number(fault.safe), finalized: Number(fault.finalized), latest: Number(fault.head) },
+      );
+    }
+  }
+}
+
+function input(message: string, data?: unknown): RpcError {
+  return new RpcError(ErrorCode.InvalidInput, message, data);
+}

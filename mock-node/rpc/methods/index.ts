@@ -1,0 +1,18 @@
+// Every method table of the node. handler.ts builds its dispatch from the catalog and these tables
+// (plus the fault-injection methods it owns), and refuses to start when they disagree.
+import { blockMethods } from './blocks';
+import { chainInfoMethods } from './chainInfo';
+import { controlMethods } from './control';
+import { logMethods } from './logs';
+import { reorgControlMethods } from './reorgControl';
+import { signingMethods } from './signing';
+import { stateMethods } from './state';
+import { stateFileMethods } from './stateFile';
+import { tokenControlMethods } from './tokenControl';
+import { transactionMethods } from './transactions';
+import type { MethodTable } from './types';
+
+export const METHOD_TABLES: readonly MethodTable[] = [
+  chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, signingMethods,
+  controlMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
+];
