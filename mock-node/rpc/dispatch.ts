@@ -2,7 +2,7 @@
 // gets exactly one implementation, each implementation must have an entry (methods served over a
 // WebSocket only have none here: the gateway answers them). Any disagreement stops the node from
 // starting, with every problem named.
-import { CATALOG, type MethodSpec } from './catalog';
+import { CATALOG, type MethodSpec } from '../catalog/index';
 import type { MethodHandler, MethodTable } from './methods/types';
 
 export interface DispatchEntry {

@@ -3,7 +3,7 @@
 // faults, batch size, the public profile's receipts rule), and turns every failure into a
 // JSON-RPC error. It never throws and never sees HTTP objects.
 import { ChainError } from '../chain/errors';
-import { CATALOG, requiredCount, type MethodSpec } from './catalog';
+import { CATALOG, requiredCount, type MethodSpec } from '../catalog/index';
 import { rpcErrorOf } from './chainErrors';
 import { buildDispatch } from './dispatch';
 import { ErrorCode, RpcError } from './errors';

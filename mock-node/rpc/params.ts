@@ -1,9 +1,9 @@
 // Parsing of JSON-RPC params for the node: quantities, data, addresses, hashes, block tags and
-// EIP-1898 block objects. The rules are paramRules.ts (shared with the language server); this
+// EIP-1898 block objects. The rules are catalog/paramRules.ts (shared with the language server); this
 // module words their faults as geth does: -32602 with a message that names the argument.
 import { invalidParams } from './errors';
 import type { Hex } from '../chain/hex';
-import { BLOCK_TAGS, isBlockTag, quantityFault, scalarFault, type BlockTag, type QuantityFault } from './paramRules';
+import { BLOCK_TAGS, isBlockTag, quantityFault, scalarFault, type BlockTag, type QuantityFault } from '../catalog/index';
 
 export { BLOCK_TAGS, type BlockTag };
 

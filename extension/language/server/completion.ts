@@ -5,8 +5,7 @@
 import { getLocation, parse, type Location, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, TOP_LEVEL_FIELDS } from './authorizationDiagnostics';
 import { segmentAt, type ParsedRpcDocument } from './document';
-import { FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/rpc/catalog';
-import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS } from '../../../mock-node/rpc/paramRules';
+import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS, FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/catalog/index';
 import { HTTP_METHODS, TAG_DOCS, methodMarkdown } from './methods';
 
 export type CompletionKind = 'method' | 'value' | 'property' | 'snippet' | 'keyword';

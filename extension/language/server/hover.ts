@@ -6,8 +6,7 @@ import { EVENT_SIGNATURES, EVENT_TOPICS, STABLE_TOKEN_ABI, TOKEN_DECIMALS } from
 import { findNodeAtOffset, getNodePath, type Node } from './jsonc';
 import { AUTHORIZATION_FIELDS, DOMAIN_FIELDS, FIELD_DOCS, integerValue, parseAuthorizationFile } from './authorizationDiagnostics';
 import { property, segmentAt, type ParsedRpcDocument } from './document';
-import { FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/rpc/catalog';
-import { isBlockTag } from '../../../mock-node/rpc/paramRules';
+import { FILTER_FIELDS, TRANSACTION_FIELDS, isBlockTag, methodSpec } from '../../../mock-node/catalog/index';
 import { TAG_DOCS, methodMarkdown } from './methods';
 import { isoSeconds, plausibleTimestamp, relative, tokenUnits } from './values';
 

@@ -1,9 +1,8 @@
 // What the language server knows about JSON-RPC methods beyond the node's method catalog
-// (mock-node/rpc/catalog.ts, the one list of methods, params and docs): the block tags' meaning,
+// (mock-node/catalog/methods.ts, the one list of methods, params and docs): the block tags' meaning,
 // the standard methods the mock node does not serve, and the Markdown a method is shown with.
 // Pure data: no vscode import, no I/O.
-import { METHOD_CATALOG, type MethodSpec } from '../../../mock-node/rpc/catalog';
-import type { BlockTag } from '../../../mock-node/rpc/paramRules';
+import { METHOD_CATALOG, type BlockTag, type MethodSpec } from '../../../mock-node/catalog/index';
 
 export const TAG_DOCS: Record<BlockTag, string> = {
   latest: 'The last sealed block.',

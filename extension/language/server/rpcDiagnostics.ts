@@ -4,9 +4,9 @@
 import type { Node } from './jsonc';
 import { properties, property, rawText, type Fix, type ParsedRpcDocument, type Problem, type Severity } from './document';
 import {
-  CATALOG, FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec, requiredCount, type ParamSpec,
-} from '../../../mock-node/rpc/catalog';
-import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS, MAX_TOPIC_POSITIONS, type ParamKind } from '../../../mock-node/rpc/paramRules';
+  BLOCK_OBJECT_FIELDS, BLOCK_TAGS, CATALOG, FILTER_FIELDS, MAX_TOPIC_POSITIONS, TRANSACTION_FIELDS, methodSpec, requiredCount,
+  type ParamKind, type ParamSpec,
+} from '../../../mock-node/catalog/index';
 import { OTHER_KNOWN_METHODS, closest } from './methods';
 import { getAddress } from 'ethers';
 import {

@@ -1,8 +1,8 @@
 // Checks of single JSON-RPC values for the language server: the node's own rules
-// (mock-node/rpc/paramRules.ts, which follow geth) worded for a person editing a file, with the fix
+// (mock-node/catalog/paramRules.ts, which follow geth) worded for a person editing a file, with the fix
 // they most likely meant. Each returns a problem sentence or undefined. Pure.
 import { getAddress } from 'ethers';
-import { BLOCK_TAGS, blockStringFault, quantityFault, scalarFault, type QuantityFault } from '../../../mock-node/rpc/paramRules';
+import { BLOCK_TAGS, blockStringFault, quantityFault, scalarFault, type QuantityFault } from '../../../mock-node/catalog/index';
 import { formatTokenUnits, TOKEN_DECIMALS } from '../../../mock-node/tokenKit/index';
 import { closest } from './methods';
 

@@ -4,7 +4,7 @@
 import { TypedDataEncoder, concat, getBytes, keccak256, toUtf8Bytes, type TypedDataField, type Wallet } from 'ethers';
 import { RpcError, ErrorCode, invalidParams } from '../errors';
 import { parseAddress } from '../params';
-import { scalarFault } from '../paramRules';
+import { scalarFault } from '../../catalog/index';
 import type { MethodContext, MethodTable } from './types';
 
 function walletFor(address: string, ctx: MethodContext): Wallet {

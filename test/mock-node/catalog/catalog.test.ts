@@ -3,13 +3,13 @@
 // node refuses to start otherwise, naming each problem.
 import assert from 'node:assert/strict';
 import { createLogger } from '../../../mock-node/logger';
-import { CATALOG, METHOD_CATALOG } from '../../../mock-node/rpc/catalog';
+import { CATALOG, METHOD_CATALOG } from '../../../mock-node/catalog/index';
 import { buildDispatch, CatalogMismatchError } from '../../../mock-node/rpc/dispatch';
 import { FaultInjector } from '../../../mock-node/rpc/faults';
 import { faultControlMethods } from '../../../mock-node/rpc/methods/faultControl';
 import { METHOD_TABLES } from '../../../mock-node/rpc/methods/index';
 import type { MethodTable } from '../../../mock-node/rpc/methods/types';
-import { isScalarKind } from '../../../mock-node/rpc/paramRules';
+import { isScalarKind } from '../../../mock-node/catalog/index';
 
 const NODE_TABLES: MethodTable[] = [...METHOD_TABLES, faultControlMethods(new FaultInjector({}), createLogger({ json: false, threshold: 'off' }))];
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { parseRpcDocument } from '../../../extension/language/server/document';
 import { analyzeRpcDocument } from '../../../extension/language/server/rpcDiagnostics';
 import { createMockNodeCore, type MockNodeCore } from '../../../mock-node/node';
-import { METHOD_CATALOG, type MethodSpec } from '../../../mock-node/rpc/catalog';
-import type { ParamKind } from '../../../mock-node/rpc/paramRules';
+import { METHOD_CATALOG, type MethodSpec } from '../../../mock-node/catalog/index';
+import type { ParamKind } from '../../../mock-node/catalog/index';
 
 const DEV = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const HASH = '0x' + 'ab'.repeat(32);

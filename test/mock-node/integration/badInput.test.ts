@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { LogEntry, RunningMockNode } from '../../../mock-node/index';
 import { seededRandom } from '../../../mock-node/rpc/faults';
-import { METHOD_CATALOG } from '../../../mock-node/rpc/catalog';
+import { METHOD_CATALOG } from '../../../mock-node/catalog/index';
 import { rpc, startTestNode } from '../../helpers/rpc';
 
 const DEV = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
