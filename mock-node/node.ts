@@ -86,7 +86,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const logger = createLogger({ json: options.jsonLogs, threshold, sink: options.logSink });
   const accounts = new DevAccounts(options.mnemonic, options.accounts);
   const contracts = new NativeContracts(nativeContractsFor(options, accounts));
-  const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts));
+  const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts), logger);
   if (options.stateFile) {
     const loaded = await loadStateFile(chain, options, options.stateFile);
     if (loaded) logger.info(`loaded ${options.stateFile}`, { blocks: loaded.blocks, queued: loaded.queued });

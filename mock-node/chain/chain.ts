@@ -1,6 +1,8 @@
 // The chain: sealed blocks, the block being built and its flashblocks, the transaction queue,
-// and every change to them. All changes run one at a time (the builder is the only writer);
-// reads answer from immutable BlockRecords and never wait for the builder.
+// the clock, and every change to them. Every change is a public method that runs through
+// `exclusive` (one at a time: the builder is the only writer); the steps they are made of
+// (start a block, seal it, rewind) are private, so nothing can run them outside the writer.
+// Reads answer from immutable BlockRecords and never wait for the builder.
 import { EventEmitter } from 'node:events';
 import { concat, toBeHex } from 'ethers';
 import type { MockNodeOptions } from '../options';
@@ -10,6 +12,7 @@ import { StateDraft, type AccountRecord } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
 import type { BlockEnvironment } from '../execution/nativeContract';
 import { maxFeePerGas, validateStatic } from '../execution/transaction';
+import type { Logger } from '../logger';
 import { ChainError } from './errors';
 import { nextBaseFee } from './baseFee';
 import { bloomOfLogs } from './bloom';
@@ -53,7 +56,7 @@ interface Snapshot {
 }
 
 export class Chain extends EventEmitter<ChainEvents> {
-  readonly clock = new ChainClock();
+  private readonly clock = new ChainClock();
   private readonly blocks: BlockRecord[] = [];
   private readonly byHash = new Map<Hex, BlockRecord>();
   private readonly txLocation = new Map<Hex, { block: bigint; index: number }>();
@@ -74,14 +77,15 @@ export class Chain extends EventEmitter<ChainEvents> {
     readonly options: MockNodeOptions,
     readonly contracts: NativeContracts,
     private readonly stateTrie: StateTrie,
+    private readonly logger: Logger,
   ) {
     super();
     this.perBlock = flashblocksPerBlock(options);
   }
 
-  static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc): Promise<Chain> {
+  static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc, logger: Logger): Promise<Chain> {
     const trie = new StateTrie();
-    const chain = new Chain(options, contracts, trie);
+    const chain = new Chain(options, contracts, trie, logger);
     const state = await trie.genesis(alloc.accounts, alloc.storage);
     const timestamp = BigInt(options.genesisTimestamp ?? Math.floor(Date.now() / 1000));
     const genesisParent: BlockRecord = {
@@ -246,9 +250,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.exclusive(() => this.flashblock());
   }
 
-  /** Seals `count` blocks (the first with everything queued), as evm_mine does. */
+  /** Seals `count` blocks (the first with everything queued, at `timestamp` when given), as evm_mine does. */
   mine(count = 1, timestamp?: bigint): Promise<BlockRecord> {
     return this.exclusive(async () => {
+      if (timestamp !== undefined) this.checkNextTimestamp(timestamp);
       let last = this.latest;
       for (let i = 0; i < count; i++) {
         if (timestamp !== undefined && i === 0) this.clock.setNextTimestamp(timestamp);
@@ -259,18 +264,48 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  /** Applies a state change outside any transaction (anvil_setBalance, mock_mint ...) on top of pending. */
-  applySystemChange(label: string, change: (draft: StateDraft, env: BlockEnvironment) => void): Promise<void> {
+  /**
+   * Applies a state change outside any transaction (anvil_setBalance, mock_mint ...) on top of
+   * pending, all or nothing: a change that throws leaves the chain as it was, and the error is
+   * the caller's.
+   */
+  applySystemChange(change: SystemChange): Promise<void> {
     return this.exclusive(async () => {
       const draft = new StateDraft(this.building.state);
-      change(draft, this.environment(this.pendingSnapshot));
+      const child = draft.child();
+      change(child, this.environment(this.pendingSnapshot));
+      child.mergeInto(draft);
       this.recordSystemChange(this.building.number, change);
       const state = await this.stateTrie.commit(this.building.state, draft);
       await this.building.append([], state);
       this.pendingSnapshot = this.building.snapshot(false);
       this.emit('flashblock', this.pendingSnapshot, []);
-      void label;
     });
+  }
+
+  // ---- the clock (evm_increaseTime, evm_setNextBlockTimestamp) -------------------------------
+
+  /** Moves the clock forward; answers the total offset in seconds. */
+  increaseTime(seconds: bigint): Promise<bigint> {
+    return this.exclusive(async () => this.clock.increase(seconds));
+  }
+
+  /** The next block gets exactly this timestamp; it must be after the latest block's. */
+  setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    return this.exclusive(async () => {
+      this.checkNextTimestamp(timestamp);
+      this.clock.setNextTimestamp(timestamp);
+    });
+  }
+
+  /** The clock's offset and pending exact timestamp (what --state saves). */
+  clockState(): ReturnType<ChainClock['save']> {
+    return this.clock.save();
+  }
+
+  private checkNextTimestamp(timestamp: bigint): void {
+    const latest = this.latest.header.timestamp;
+    if (timestamp <= latest) throw new ChainError({ kind: 'timestamp-not-after-latest', timestamp, latest });
   }
 
   /** Starts the flashblock and block timers (auto mode). */
@@ -290,7 +325,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (this.ticking) return; // a slow tick is skipped, never queued up
       this.ticking = true;
       this.exclusive(() => this.tick())
-        .catch((error: unknown) => console.error('mock node: flashblock failed:', error))
+        .catch((error: unknown) => this.logger.error('flashblock failed', { error: (error as Error)?.stack ?? String(error) }))
         .finally(() => {
           this.ticking = false;
         });
@@ -305,11 +340,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- snapshots (evm_snapshot / evm_revert) ----------------------------------------------
 
-  takeSnapshot(): number {
-    const id = this.nextSnapshotId++;
-    const queued = [...this.pendingSnapshot.transactions.map((item) => item.tx), ...this.queue.list()];
-    this.snapshots.set(id, { head: this.head, queued, clock: this.clock.save() });
-    return id;
+  /** Between changes, never inside one (a flashblock moves transactions from the queue to pending). */
+  takeSnapshot(): Promise<number> {
+    return this.exclusive(async () => {
+      const id = this.nextSnapshotId++;
+      const queued = [...this.pendingSnapshot.transactions.map((item) => item.tx), ...this.queue.list()];
+      this.snapshots.set(id, { head: this.head, queued, clock: this.clock.save() });
+      return id;
+    });
   }
 
   revertToSnapshot(id: number): Promise<boolean> {
@@ -328,9 +366,9 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /**
    * Drops every sealed block above `number` and the pending block (their transactions are
-   * returned). Must run inside `exclusive`; the caller starts a new block afterwards.
+   * returned). A step of a change: the caller starts a new block afterwards.
    */
-  async rewindTo(number: bigint): Promise<TransactionRecord[]> {
+  private async rewindTo(number: bigint): Promise<TransactionRecord[]> {
     const removed: BlockRecord[] = [];
     const returned: TransactionRecord[] = this.building.included.map((item) => item.tx);
     while (this.head > number) {
@@ -345,23 +383,18 @@ export class Chain extends EventEmitter<ChainEvents> {
     return returned;
   }
 
-  /** Runs a change to the chain after every change before it has finished. */
+  /** Runs work after every change before it has finished (changes, and reads that want one consistent picture). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.tail.then(work, work);
     this.tail = run.catch(() => undefined);
     return run;
   }
 
-  /** Seals the block in progress. Must run inside `exclusive`. */
-  async sealNow(): Promise<BlockRecord> {
-    return this.seal();
-  }
-
   /**
-   * Starts a new block over the current head and cuts its flashblock 0. Must run inside `exclusive`.
+   * Starts a new block over the current head and cuts its flashblock 0. A step of a change.
    * `replay`: system changes to apply to the new block before its transactions (reorg).
    */
-  async startBlock(replay: SystemChange[] = []): Promise<void> {
+  private async startBlock(replay: SystemChange[] = []): Promise<void> {
     const parent = this.latest;
     const baseFee = nextBaseFee(
       { baseFeePerGas: parent.header.baseFeePerGas, gasUsed: parent.header.gasUsed, gasLimit: parent.header.gasLimit },

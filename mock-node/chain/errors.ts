@@ -26,6 +26,7 @@ export type ChainFault =
   | { kind: 'out-of-gas' }
   | { kind: 'reverted'; data: Hex; reason?: string }
   // Chain control.
+  | { kind: 'timestamp-not-after-latest'; timestamp: bigint; latest: bigint }
   | { kind: 'reorg-depth-invalid' }
   | { kind: 'reorg-too-deep'; depth: number; head: bigint; safe: bigint; finalized: bigint; safeDepth: number; finalizedDepth: number };
 

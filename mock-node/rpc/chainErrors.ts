@@ -46,6 +46,8 @@ export function rpcErrorOf(error: ChainError): RpcError {
       return input('out of gas');
     case 'reverted':
       return new RpcError(ErrorCode.ExecutionReverted, fault.reason ? `execution reverted: ${fault.reason}` : 'execution reverted', fault.data);
+    case 'timestamp-not-after-latest':
+      return input(`timestamp ${fault.timestamp} is lower than or equal to previous block's timestamp ${fault.latest}`);
     case 'reorg-depth-invalid':
       return input('reorg depth must be a whole number of at least 1');
     case 'reorg-too-deep': {

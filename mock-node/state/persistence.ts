@@ -150,7 +150,7 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
     previous = block.state;
   }
   const unsealed = [...chain.pending.transactions.map((item) => item.tx), ...chain.queuedTransactions()];
-  const clock = chain.clock.save();
+  const clock = chain.clockState();
   return {
     format: STATE_FORMAT,
     version: STATE_VERSION,

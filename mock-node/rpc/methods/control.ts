@@ -20,25 +20,19 @@ export const controlMethods: MethodTable = {
       }
     }
     if (count < 1n || count > 10_000n) throw invalidParams('invalid argument 0: block count must be from 1 to 10000');
-    if (timestamp !== undefined && timestamp <= node.chain.latest.header.timestamp) {
-      throw invalidInput(`timestamp ${timestamp} is lower than or equal to previous block's timestamp ${node.chain.latest.header.timestamp}`);
-    }
     await node.chain.mine(Number(count), timestamp);
     return '0x0';
   },
-  evm_increaseTime: (params, { node }) => {
+  evm_increaseTime: async (params, { node }) => {
     const seconds = parseInteger(params[0], 0, 'seconds');
-    return Number(node.chain.clock.increase(seconds));
+    return Number(await node.chain.increaseTime(seconds));
   },
-  evm_setNextBlockTimestamp: (params, { node }) => {
+  evm_setNextBlockTimestamp: async (params, { node }) => {
     const timestamp = parseInteger(params[0], 0, 'timestamp');
-    if (timestamp <= node.chain.latest.header.timestamp) {
-      throw invalidInput(`timestamp ${timestamp} is lower than or equal to previous block's timestamp ${node.chain.latest.header.timestamp}`);
-    }
-    node.chain.clock.setNextTimestamp(timestamp);
+    await node.chain.setNextBlockTimestamp(timestamp);
     return null;
   },
-  evm_snapshot: (_params, { node }) => quantity(node.chain.takeSnapshot()),
+  evm_snapshot: async (_params, { node }) => quantity(await node.chain.takeSnapshot()),
   evm_revert: async (params, { node }) => {
     const id = parseInteger(params[0], 0, 'snapshot id');
     return node.chain.revertToSnapshot(Number(id));
@@ -46,7 +40,7 @@ export const controlMethods: MethodTable = {
   anvil_setBalance: async (params, { node }) => {
     const address = parseAddress(params[0], 0);
     const balance = parseInteger(params[1], 1, 'balance');
-    await node.chain.applySystemChange('setBalance', (draft) => draft.updateAccount(address, { balance }));
+    await node.chain.applySystemChange((draft) => draft.updateAccount(address, { balance }));
     return null;
   },
   /** Cuts one flashblock now; answers what the pending block looks like after it. */

@@ -5,7 +5,6 @@
 import { invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseAmount, parseBoolean } from '../params';
 import { storageOf } from '../../execution/execute';
-import { StateDraft } from '../../state/worldState';
 import { StableToken, TokenState } from '../../execution/token/index';
 import { MAX_BALANCE } from '../../tokenKit/index';
 import type { MethodContext, MethodTable } from './types';
@@ -16,19 +15,10 @@ function tokenOf(ctx: MethodContext): StableToken {
   return contract;
 }
 
-async function changeToken(ctx: MethodContext, label: string, change: (state: TokenState) => void): Promise<void> {
+/** A change to the token's storage on top of pending, all or nothing (the chain's writer applies it). */
+function changeToken(ctx: MethodContext, change: (state: TokenState) => void): Promise<void> {
   const token = tokenOf(ctx);
-  let failure: Error | undefined;
-  await ctx.node.chain.applySystemChange(label, (draft) => {
-    try {
-      change(new TokenState(storageOf(draft, token.address)));
-    } catch (error) {
-      // Leave the draft as it was: the change is all or nothing.
-      draft.storageWrites.delete(token.address);
-      failure = error as Error;
-    }
-  });
-  if (failure) throw failure;
+  return ctx.node.chain.applySystemChange((draft) => change(new TokenState(storageOf(draft, token.address))));
 }
 
 export const tokenControlMethods: MethodTable = {
@@ -36,28 +26,25 @@ export const tokenControlMethods: MethodTable = {
   mock_mint: async (params, ctx) => {
     const to = parseAddress(params[0], 0, 'to');
     const amount = parseAmount(params[1], 1);
-    const mint = (state: TokenState) => {
+    await changeToken(ctx, (state) => {
       const balance = state.balanceOf(to) + amount;
       if (balance > MAX_BALANCE) throw invalidParams('invalid argument 1: the balance would exceed 2^255 - 1');
       state.setBalanceKeepingFlag(to, balance);
       state.setTotalSupply(state.totalSupply() + amount);
-    };
-    // Refuse before touching the chain when it cannot work at the current pending state.
-    mint(new TokenState(storageOf(new StateDraft(ctx.node.chain.pending.state), tokenOf(ctx).address)));
-    await changeToken(ctx, `mock_mint ${to} ${amount}`, mint);
+    });
     return true;
   },
   /** mock_setPaused(paused). */
   mock_setPaused: async (params, ctx) => {
     const paused = parseBoolean(params[0], 0, 'paused');
-    await changeToken(ctx, `mock_setPaused ${paused}`, (state) => state.setPaused(paused));
+    await changeToken(ctx, (state) => state.setPaused(paused));
     return true;
   },
   /** mock_setBlocked(address, blocked): sets or clears the blocklist flag (bit 255 of the balance slot). */
   mock_setBlocked: async (params, ctx) => {
     const account = parseAddress(params[0], 0, 'account');
     const blocked = parseBoolean(params[1], 1, 'blocked');
-    await changeToken(ctx, `mock_setBlocked ${account} ${blocked}`, (state) => state.setBlacklisted(account, blocked));
+    await changeToken(ctx, (state) => state.setBlacklisted(account, blocked));
     return true;
   },
 };

@@ -71,7 +71,7 @@ describe('--state and mock_dumpState', () => {
       const pending = await rpc(second.url, 'eth_getBlockByNumber', ['pending', false]);
       assert.deepEqual(pending.transactions, [queued[0]], 'the pre-confirmed transaction is back in the pending block');
       assert.equal((await rpc(second.url, 'eth_getTransactionByHash', [queued[1]])).blockHash, null, 'the gapped one is queued');
-      const offset = second.core.services.chain.clock.offsetSeconds;
+      const offset = second.core.services.chain.clockState().offset;
       assert.ok(offset >= 3600n, `clock offset kept (${offset})`);
       // The restored chain keeps working: fill the gap, seal, reorg over restored blocks.
       await rpc(second.url, 'eth_sendTransaction', [{ from: second.accounts[4].address, to: second.tokenAddress, data: transferData(second, 0, 1n), nonce: hex(Number(BigInt(await rpc(second.url, 'eth_getTransactionCount', [second.accounts[4].address, 'latest'])))) }]);
