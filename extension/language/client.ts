@@ -17,10 +17,7 @@ import { maskUrl } from '../rpc/endpointUrl';
 import { readSettings } from '../settings';
 import { endpointProfile, payloadOf, sendPayload } from './send';
 import { parseRpcDocument, segmentAt, type ParsedRpcDocument } from './server/document';
-import {
-  AUTHORIZATION_LANGUAGE_ID, DOCUMENT_ENDPOINTS_NOTIFICATION, ENDPOINTS_NOTIFICATION, RPC_LANGUAGE_ID, SEND_COMMAND,
-  type KnownEndpoint,
-} from './server/protocol';
+import { AUTHORIZATION_LANGUAGE_ID, RPC_LANGUAGE_ID, SEND_COMMAND, type KnownEndpoint } from './server/protocol';
 
 export const CHOOSE_ENDPOINT_COMMAND = 'chainExplorer.language.chooseEndpoint';
 const LANGUAGE_IDS = [RPC_LANGUAGE_ID, AUTHORIZATION_LANGUAGE_ID];
@@ -54,6 +51,8 @@ interface Deps {
 
 class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
   private client: LanguageClient | undefined;
+  /** The typed custom messages, loaded with the client library. */
+  private messages: typeof import('./clientLibrary').messages | undefined;
   private starting: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -88,7 +87,8 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
     const module = path.join(this.deps.context.extensionPath, 'dist', 'languageServer.js');
     for (const file of [library, module]) if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build`);
     // A runtime require of a path: esbuild leaves it alone, so the library stays out of dist/extension.js.
-    const { LanguageClient, TransportKind } = require(library) as typeof import('./clientLibrary');
+    const { LanguageClient, TransportKind, messages } = require(library) as typeof import('./clientLibrary');
+    this.messages = messages;
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
@@ -111,8 +111,8 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
   }
 
   private async pushEndpoints(): Promise<void> {
-    if (!this.client?.isRunning()) return;
-    await this.client.sendNotification(ENDPOINTS_NOTIFICATION, this.knownEndpoints());
+    if (!this.client?.isRunning() || !this.messages) return;
+    await this.client.sendNotification(this.messages.endpoints, this.knownEndpoints());
   }
 
   private choices(): Record<string, string> {
@@ -120,8 +120,8 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
   }
 
   private async pushChoices(): Promise<void> {
-    if (!this.client?.isRunning()) return;
-    await this.client.sendNotification(DOCUMENT_ENDPOINTS_NOTIFICATION, this.choices());
+    if (!this.client?.isRunning() || !this.messages) return;
+    await this.client.sendNotification(this.messages.documentEndpoints, this.choices());
   }
 
   endpointFor(uri: vscode.Uri): string | undefined {

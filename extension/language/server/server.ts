@@ -3,7 +3,7 @@
 // analysis lives in the pure modules beside it.
 import {
   CodeAction, CodeActionKind, CodeLens, CompletionItem, DocumentSymbol, SymbolKind, CompletionItemKind, createConnection, Diagnostic, DiagnosticSeverity, InsertTextFormat,
-  MarkupKind, ProposedFeatures, TextDocuments, TextDocumentSyncKind, TextEdit,
+  CodeLensRefreshRequest, MarkupKind, NotificationType, ProposedFeatures, TextDocuments, TextDocumentSyncKind, TextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeAuthorization } from './authorizationDiagnostics';
@@ -12,7 +12,8 @@ import { parseRpcDocument, type Fix, type Problem } from './document';
 import { authorizationHover, rpcHover } from './hover';
 import { sendLenses, SEND_COMMAND } from './lenses';
 import { documentSymbols, type RequestSymbol } from './symbols';
-import { AUTHORIZATION_LANGUAGE_ID, DOCUMENT_ENDPOINTS_NOTIFICATION, ENDPOINTS_NOTIFICATION, RPC_LANGUAGE_ID } from './protocol';
+import { DOCUMENT_ENDPOINTS, ENDPOINTS, type NotificationSpec } from './messages';
+import { AUTHORIZATION_LANGUAGE_ID, RPC_LANGUAGE_ID } from './protocol';
 import { analyzeRpcDocument, resolveProfile, type KnownEndpoint } from './rpcDiagnostics';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -90,15 +91,17 @@ connection.onInitialize(() => ({
 documents.onDidChangeContent((e) => validate(e.document));
 documents.onDidClose((e) => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }));
 
-connection.onNotification(ENDPOINTS_NOTIFICATION, (list: KnownEndpoint[]) => {
+const typed = <P>(spec: NotificationSpec<P>) => new NotificationType<P>(spec.method);
+
+connection.onNotification(typed(ENDPOINTS), (list) => {
   endpoints = Array.isArray(list) ? list : [];
   validateAll('rpc');
-  void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 });
-connection.onNotification(DOCUMENT_ENDPOINTS_NOTIFICATION, (map: Record<string, string>) => {
+connection.onNotification(typed(DOCUMENT_ENDPOINTS), (map) => {
   documentEndpoints = map && typeof map === 'object' ? map : {};
   validateAll('rpc');
-  void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 });
 
 connection.onCompletion((params) => {
