@@ -6,7 +6,8 @@ import { createPublicClient, createWalletClient, defineChain, http, parseGwei } 
 import { privateKeyToAccount } from 'viem/accounts';
 import type { PendingIdentity, RunningMockNode } from '../../mock-node/index';
 import { startCli } from '../helpers/cli';
-import { rpc, sleep, startTestNode } from '../helpers/rpc';
+import { rpc, startTestNode } from '../helpers/rpc';
+import { waitUntil } from '../helpers/wait';
 
 /** What these tests need of a node, in-process or a child process. */
 interface ClientTarget {
@@ -28,16 +29,6 @@ const TARGETS: { name: string; mode: PendingIdentity; start: () => Promise<Clien
     start: () => startCli(['--block-time-ms', String(AUTO.blockTimeMs), '--flashblock-ms', String(AUTO.flashblockMs)]),
   },
 ];
-
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, limitMs = 10_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 for (const { name, mode, start } of TARGETS) {
   describe(`clients against ${name}`, function () {

@@ -2,7 +2,8 @@
 // notifications, and the seed's confirmed-log reader ending with exactly the canonical logs.
 import assert from 'node:assert/strict';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { rpc, rpcError, sleep, startTestNode } from '../../helpers/rpc';
+import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
+import { waitUntil } from '../../helpers/wait';
 import { blockWithTransfers, hex, sendTokenTransfer, TRANSFER_TOPIC } from '../profiles/helpers';
 import { TestSocket } from '../websocket/wsClient';
 import { ConfirmedLogReader, toStoredLog, type StoredLog } from './confirmedLogReader';
@@ -184,15 +185,25 @@ describe('mock_reorg in auto mode', () => {
       const socket = await TestSocket.open(node.wsUrl);
       const logs = await socket.subscribe('logs', { topics: [TRANSFER_TOPIC] });
       const sent: string[] = [];
+      const headNow = async () => Number(BigInt(await rpc(node.url, 'eth_blockNumber')));
+      /** Every sent transfer in a sealed block; answers the head. */
+      const allSealed = async () => {
+        const head = await headNow();
+        const receipts = await Promise.all(sent.map((hash) => rpc(node.url, 'eth_getTransactionReceipt', [hash])));
+        return receipts.every((r) => r && Number(BigInt(r.blockNumber)) <= head) ? head : undefined;
+      };
       for (let i = 0; i < 12; i++) {
         sent.push(await sendTokenTransfer(node, i % 5, 9, BigInt(i + 1)));
-        if (i % 3 === 2) await sleep(120);
+        if (i % 3 === 2) {
+          // Spread the transfers over blocks: the next ones go out once a new block has sealed.
+          const from = await headNow();
+          await waitUntil('a new block', async () => (await headNow()) > from);
+        }
       }
-      await sleep(250);
+      await waitUntil('every transfer sealed', allSealed);
       const result = await rpc(node.url, 'mock_reorg', [3]);
       assert.equal(result.removed.length, 3);
-      await sleep(400);
-      const head = Number(BigInt(await rpc(node.url, 'eth_blockNumber')));
+      const head = await waitUntil('every transfer sealed again after the reorg', allSealed);
       const canonical = await rpc(node.url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(head) }]);
       assert.deepEqual(new Set(canonical.map((log: any) => log.transactionHash)), new Set(sent), 'each transfer logged once');
       for (const log of canonical) assert.equal((await blockAt(node, Number(BigInt(log.blockNumber)))).hash, log.blockHash);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { saveStateFile, writeFileAtomic } from '../../../mock-node/state/persistence';
 import { startCli } from '../../helpers/cli';
-import { rpc, rpcError, startTestNode, sleep } from '../../helpers/rpc';
+import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
+import { waitUntil } from '../../helpers/wait';
 import { blockWithTransfers, hex, sendTokenTransfer, transferData } from '../profiles/helpers';
 
 
@@ -168,7 +169,11 @@ describe('--state with the CLI', function () {
       sent.push(
         await rpc(first.url, 'eth_sendTransaction', [{ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', to: '0x3600000000000000000000000000000000000000', data: '0xa9059cbb' + '70997970C51812dc3A010C7d01b50e0d17dc79C8'.toLowerCase().padStart(64, '0') + (i + 1).toString(16).padStart(64, '0') }]),
       );
-      if (i % 4 === 0) await sleep(120);
+      if (i % 4 === 0) {
+        // Some transfers sealed, some pre-confirmed, some queued at the kill: go on once a new block seals.
+        const from = Number(BigInt(await rpc(first.url, 'eth_blockNumber')));
+        await waitUntil('a new block', async () => Number(BigInt(await rpc(first.url, 'eth_blockNumber'))) > from);
+      }
     }
     assert.equal(await first.stop(), 0, 'exits 0 on SIGTERM');
     const saved = JSON.parse(readFileSync(file, 'utf8'));
@@ -194,10 +199,15 @@ describe('--state with the CLI', function () {
     const file = tempFile();
     const first = await startCli(['--state', file, '--flashblock-ms', '20', '--block-time-ms', '60']);
     await rpc(first.url, 'evm_mine', [300]); // a file big enough that a write takes a moment
+    let dumped = 0;
     const dumps = (async () => {
-      for (;;) await rpc(first.url, 'mock_dumpState');
+      for (;;) {
+        await rpc(first.url, 'mock_dumpState');
+        dumped++;
+      }
     })().catch(() => undefined);
-    await sleep(400 + Math.floor(Math.random() * 200));
+    // Kill once a few dumps are done: the loop has the next one under way.
+    await waitUntil('three dumps', () => dumped >= 3, 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
     await dumps;

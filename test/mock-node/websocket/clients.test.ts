@@ -6,22 +6,8 @@ import { createPublicClient, parseAbiItem, webSocket } from 'viem';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { rpc, startTestNode } from '../../helpers/rpc';
+import { waitUntil } from '../../helpers/wait';
 import { sendTokenTransfer } from '../profiles/helpers';
-
-function waitFor(predicate: () => boolean, ms: number, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const timer = setInterval(() => {
-      if (predicate()) {
-        clearInterval(timer);
-        resolve();
-      } else if (Date.now() - started > ms) {
-        clearInterval(timer);
-        reject(new Error(`timed out waiting for ${what}`));
-      }
-    }, 10);
-  });
-}
 
 describe('WebSocket clients', () => {
   let node: RunningMockNode;
@@ -38,10 +24,10 @@ describe('WebSocket clients', () => {
       await provider.on('block', (n: number) => blocks.push(n));
       const token = new Contract(node.tokenAddress, STABLE_TOKEN_ABI as unknown as string[], provider);
       await token.on('Transfer', (from: string, to: string, value: bigint, event: any) => transfers.push({ from, to, value, hash: event.log.transactionHash }));
-      await new Promise((resolve) => setTimeout(resolve, 100)); // let the subscriptions register
+      await waitUntil('the two subscriptions', () => node.websocket.hub.size === 2);
       const hash = await sendTokenTransfer(node, 0, 1, 1234n);
       await rpc(node.url, 'evm_mine');
-      await waitFor(() => blocks.includes(1) && transfers.length === 1, 5000, 'ethers events');
+      await waitUntil('ethers events', () => blocks.includes(1) && transfers.length === 1, 5000);
       assert.equal(transfers[0].value, 1234n);
       assert.equal(transfers[0].hash, hash);
       assert.equal(transfers[0].to, node.accounts[1].address);
@@ -61,10 +47,10 @@ describe('WebSocket clients', () => {
       onLogs: (logs) => values.push(...logs.map((log) => log.args.value!)),
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitUntil('the two subscriptions', () => node.websocket.hub.size === 2);
       await sendTokenTransfer(node, 2, 3, 77n);
       await rpc(node.url, 'evm_mine');
-      await waitFor(() => numbers.includes(1n) && values.includes(77n), 5000, 'viem events');
+      await waitUntil('viem events', () => numbers.includes(1n) && values.includes(77n), 5000);
     } finally {
       unwatchBlocks();
       unwatchEvents();
