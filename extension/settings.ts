@@ -1,5 +1,6 @@
 // The extension's settings (contributes.configuration in package.json), read in one place.
 import * as vscode from 'vscode';
+import type { MockNodeOptionsInput } from '../mock-node/index';
 import type { LogFilterSetting, SlotSetting } from './explorer/nodeSpec';
 
 export const SECTION = 'chainExplorer';
@@ -41,4 +42,17 @@ export function readSettings(): ExplorerSettings {
     logFilters: list('logFilters', (v): v is LogFilterSetting => isRecord(v) && typeof v.name === 'string'),
     tokenAddress: c.get<string>('tokenAddress') ?? '',
   };
+}
+
+/** Rewrites the endpoints kept in the user settings (the ones whose URL holds no key). */
+export async function updateSettingsEndpoints(change: (current: EndpointSetting[]) => EndpointSetting[]): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const current = config.get<EndpointSetting[]>('endpoints') ?? [];
+  await config.update('endpoints', change(current), vscode.ConfigurationTarget.Global);
+}
+
+/** chainExplorer.mockNode.options: startMockNode options for the bundled node (validated when it starts). */
+export function readMockNodeOptionsSetting(): MockNodeOptionsInput {
+  const value = vscode.workspace.getConfiguration(`${SECTION}.mockNode`).get<unknown>('options');
+  return isRecord(value) && !Array.isArray(value) ? (value as MockNodeOptionsInput) : {};
 }

@@ -21,6 +21,7 @@ export function loadMockNodeLibrary(extensionPath: string): MockNodeLibrary {
 }
 import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
 import { maskUrl } from '../rpc/endpointUrl';
+import { readMockNodeOptionsSetting } from '../settings';
 import type { SlotSetting } from '../explorer/nodeSpec';
 import { channelSink, followChannelLevel, thresholdForChannel } from './nodeLogBridge';
 
@@ -62,7 +63,7 @@ export class MockNodeService implements vscode.Disposable {
 
   /** Options from the chainExplorer.mockNode.options setting, under any given here. */
   private options(extra: MockNodeOptionsInput): MockNodeOptionsInput {
-    const fromSettings = vscode.workspace.getConfiguration('chainExplorer.mockNode').get<MockNodeOptionsInput>('options') ?? {};
+    const fromSettings = readMockNodeOptionsSetting();
     return { ...fromSettings, ...extra, quiet: false, logLevel: thresholdForChannel(this.output.logLevel), logSink: channelSink(this.output) };
   }
 

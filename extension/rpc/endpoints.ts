@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SlotSetting } from '../explorer/nodeSpec';
-import { readSettings, SECTION, type EndpointSetting } from '../settings';
+import { readSettings, SECTION, updateSettingsEndpoints } from '../settings';
 import { maskUrl, urlHoldsKey } from './endpointUrl';
 
 export type EndpointSource = 'settings' | 'secret' | 'mock';
@@ -93,9 +93,7 @@ export class EndpointRegistry implements vscode.Disposable {
       this.changed.fire();
       return { id: `ep:secret:${id}`, name, url, displayUrl: maskUrl(url), source: 'secret' };
     }
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const current = config.get<EndpointSetting[]>('endpoints') ?? [];
-    await config.update('endpoints', [...current.filter((e) => e.name !== name), { name, url }], vscode.ConfigurationTarget.Global);
+    await updateSettingsEndpoints((current) => [...current.filter((e) => e.name !== name), { name, url }]);
     return { id: `ep:settings:${name}`, name, url, displayUrl: url, source: 'settings' };
   }
 
@@ -122,9 +120,7 @@ export class EndpointRegistry implements vscode.Disposable {
       await this.loadSecrets();
       this.changed.fire();
     } else if (endpoint.source === 'settings') {
-      const config = vscode.workspace.getConfiguration(SECTION);
-      const current = config.get<EndpointSetting[]>('endpoints') ?? [];
-      await config.update('endpoints', current.filter((e) => e.name !== endpoint.name), vscode.ConfigurationTarget.Global);
+      await updateSettingsEndpoints((current) => current.filter((e) => e.name !== endpoint.name));
     }
   }
 
@@ -134,9 +130,7 @@ export class EndpointRegistry implements vscode.Disposable {
       await this.context.globalState.update(SECRET_LIST_KEY, this.secretEntries().map((e) => (e.id === raw ? { ...e, name } : e)));
       this.changed.fire();
     } else if (endpoint.source === 'settings') {
-      const config = vscode.workspace.getConfiguration(SECTION);
-      const current = config.get<EndpointSetting[]>('endpoints') ?? [];
-      await config.update('endpoints', current.map((e) => (e.name === endpoint.name ? { ...e, name } : e)), vscode.ConfigurationTarget.Global);
+      await updateSettingsEndpoints((current) => current.map((e) => (e.name === endpoint.name ? { ...e, name } : e)));
     }
   }
 

@@ -1,6 +1,7 @@
 // The import graph keeps its layers: chain/, state/ and execution/ never import rpc/ (their errors
 // are ChainErrors, mapped to JSON-RPC at the edge in rpc/chainErrors.ts); the language server never
-// imports vscode, and what it takes from the mock node loads neither the chain nor Express.
+// imports vscode, and what it takes from the mock node loads neither the chain nor Express; the
+// extension reads its settings in extension/settings.ts only.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -61,5 +62,12 @@ describe('the import graph', () => {
     for (const file of sourceFiles(join(ROOT, 'extension', 'language', 'server'))) visit(file);
     assert.ok(seen.has(join(ROOT, 'mock-node', 'catalog', 'methods.ts')), 'the language server reads the catalog');
     assert.deepEqual(found, []);
+  });
+
+  it('the extension reads and writes its settings only in extension/settings.ts', () => {
+    const readers = sourceFiles(join(ROOT, 'extension'))
+      .filter((file) => rel(file) !== 'extension/settings.ts' && /\bgetConfiguration\(/.test(readFileSync(file, 'utf8')))
+      .map(rel);
+    assert.deepEqual(readers, []);
   });
 });
