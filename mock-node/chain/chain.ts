@@ -298,6 +298,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
+  /** The chain's time now, Unix seconds: wall time plus what evm_increaseTime added. */
+  now(): bigint {
+    return this.clock.now();
+  }
+
   /** The clock's offset and pending exact timestamp (what --state saves). */
   clockState(): ReturnType<ChainClock['save']> {
     return this.clock.save();

@@ -54,7 +54,7 @@ export class X402Facilitator {
     const from = this.signer.address.toLowerCase();
     this.chain = {
       chainId: services.options.chainId,
-      now: () => services.chain.clock.now(),
+      now: () => services.chain.now(),
       call: async (to, data): Promise<CallOutcome> => {
         try {
           return { ok: true, data: (await this.rpc('eth_call', [{ from, to, data }, 'pending'])) as string };
