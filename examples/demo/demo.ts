@@ -4,7 +4,7 @@
 //   --json   one JSON object per step (and a summary line), for machines
 import { hexlify, randomBytes, TypedDataEncoder, verifyTypedData, type TypedDataField, type Wallet } from 'ethers';
 import WebSocket from 'ws';
-import { buildTypedData, EVENT_TOPICS, formatTokenUnits, TYPED_DATA_TYPES } from '../../mock-node/tokenKit/index';
+import { buildTypedData, EVENT_TOPICS, formatTokenUnits, TYPED_DATA_TYPES, type AuthorizationMessage } from '../../mock-node/tokenKit/index';
 import { call, DemoChain, decodeLogs, devWallet, post } from './chainClient';
 import { startNodeProcess } from './nodeProcess';
 import { Reporter } from './report';
@@ -21,14 +21,7 @@ const usdc = (units: bigint) => `${formatTokenUnits(units, { group: true })} USD
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 const short = (hex: string) => `${hex.slice(0, 10)}…`;
 
-interface Authorization {
-  from: string;
-  to: string;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: string;
-}
+type Authorization = AuthorizationMessage;
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');

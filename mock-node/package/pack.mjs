@@ -17,6 +17,8 @@ rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 cpSync(join(root, 'dist', 'mock-node.js'), join(stage, 'mock-node.js'));
 cpSync(join(root, 'dist', 'mock-node-lib.js'), join(stage, 'mock-node-lib.js'));
+// libsecp256k1 as WebAssembly, which both bundles load from beside themselves (JavaScript fallback without it).
+cpSync(join(root, 'dist', 'secp256k1.wasm'), join(stage, 'secp256k1.wasm'));
 cpSync(join(here, 'README.md'), join(stage, 'README.md'));
 cpSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
 run(process.execPath, [
@@ -37,7 +39,7 @@ const manifest = {
   main: 'mock-node-lib.js',
   types: 'types/index.d.ts',
   engines: { node: project.engines.node },
-  files: ['mock-node.js', 'mock-node-lib.js', 'types/', 'README.md', 'LICENSE'],
+  files: ['mock-node.js', 'mock-node-lib.js', 'secp256k1.wasm', 'types/', 'README.md', 'LICENSE'],
 };
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', join(root, 'dist')], stage));

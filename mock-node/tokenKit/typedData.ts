@@ -31,6 +31,17 @@ const AUTHORIZATION_FIELDS: readonly TypedDataField[] = [
  * ethers' `signTypedData` and viem's `signTypedData` take; add `EIP712_DOMAIN_TYPE` for a raw
  * `eth_signTypedData_v4` payload).
  */
+/** The message of TransferWithAuthorization and ReceiveWithAuthorization (EIP-3009), as values. */
+export interface AuthorizationMessage {
+  from: string;
+  to: string;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  /** bytes32 hex. */
+  nonce: string;
+}
+
 export const TYPED_DATA_TYPES = {
   TransferWithAuthorization: { TransferWithAuthorization: AUTHORIZATION_FIELDS },
   ReceiveWithAuthorization: { ReceiveWithAuthorization: AUTHORIZATION_FIELDS },

@@ -4,6 +4,7 @@
 // `amount`; v1 puts `scheme`/`network` on the payload and names the price `maxAmountRequired`.
 // No I/O.
 import { Reason, X402_VERSIONS, type X402Version } from './protocol';
+import type { AuthorizationMessage } from '../tokenKit/index';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -21,16 +22,8 @@ export interface ExactRequirements {
   version?: string;
 }
 
-export interface TransferAuthorization {
-  /** Lowercase addresses. */
-  from: string;
-  to: string;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  /** Lowercase bytes32 hex. */
-  nonce: string;
-}
+/** The token kit's authorization message, as read from a payload: addresses and nonce lowercase. */
+export type TransferAuthorization = AuthorizationMessage;
 
 /** A verify or settle request, read: the payload and the requirements it is checked against. */
 export type PaymentRequest = Omit<PaymentPayloadRead, 'accepted'> & { requirements: ExactRequirements };

@@ -8,6 +8,7 @@ import { intrinsicGas } from '../../../mock-node/execution/intrinsicGas';
 import type { BlockEnvironment, CallOutcome, ContractStorage, NativeLog } from '../../../mock-node/execution/nativeContract';
 import { TYPED_DATA_TYPES } from '../../../mock-node/tokenKit/index';
 import { createStableToken, STABLE_TOKEN_INTERFACE, type StableToken } from '../../../mock-node/execution/token/index';
+import type { AuthorizationMessage } from '../../../mock-node/tokenKit/index';
 
 export class MemoryStorage implements ContractStorage {
   slots = new Map<bigint, bigint>();
@@ -109,14 +110,7 @@ export function randomNonce(): string {
   return hexlify(randomBytes(32));
 }
 
-export interface AuthorizationForTest {
-  from: string;
-  to: string;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: string;
-}
+export type AuthorizationForTest = AuthorizationMessage;
 
 export function authorizationArgs(a: AuthorizationForTest): unknown[] {
   return [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce];
