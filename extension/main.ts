@@ -7,6 +7,7 @@ import { JSON_SCHEME, JsonDocuments } from './explorer/jsonDocuments';
 import { registerLanguageFeatures, type LanguageFeaturesApi } from './language/client';
 import { registerMockNodeCommands } from './mockNode/mockNodeCommands';
 import { MockNodeService } from './mockNode/mockNodeService';
+import { registerTokenDemoCommands, type TokenDemoCommands } from './mockNode/tokenDemoCommands';
 import { EndpointRegistry } from './rpc/endpoints';
 
 export { RPC_EXPLORER_VIEW } from './explorer/explorerFeature';
@@ -20,6 +21,8 @@ export interface ChainExplorerApi extends ExplorerApi {
   authorizations: AuthorizationsApi;
   /** The language client (started when a .jsonrpc or .authorization.json document opens) and Send. */
   language: LanguageFeaturesApi;
+  /** The mock node's token demo commands (send token, pause, blocklist, advance time). */
+  tokenDemo: TokenDemoCommands;
   /** The folder of the extension's log files: the output channel (with the mock node's lines) writes there. */
   logUri: vscode.Uri;
 }
@@ -34,12 +37,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const explorer = activateExplorer(context, registry, json, output);
   const authorizations = activateAuthorizations(context, registry, output);
   const language = registerLanguageFeatures({ context, registry, json, output });
+  const tokenDemo = registerTokenDemoCommands(mockNode);
 
   context.subscriptions.push(
     output, registry, mockNode,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     ...explorer.disposables,
     ...registerMockNodeCommands(mockNode),
+    ...tokenDemo.disposables,
     ...authorizations.disposables,
     ...language.disposables,
     vscode.commands.registerCommand('chainExplorer.showVersion', () => {
@@ -49,7 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const activationMs = performance.now() - started;
   output.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
-    ...explorer.api, mockNode, registry, activationMs, authorizations: authorizations.api, language: language.api, logUri: context.logUri,
+    ...explorer.api, mockNode, registry, activationMs, authorizations: authorizations.api, language: language.api, tokenDemo, logUri: context.logUri,
   };
 }
 

@@ -30,6 +30,10 @@ export interface ExplorerSettings {
   storageSlots: SlotSetting[];
   logFilters: LogFilterSetting[];
   tokenAddress: string;
+  /** Blocks on top of a capture's block before it counts as confirmed; 0 = the endpoint's `safe` block. */
+  confirmationDepth: number;
+  /** Endpoints (names or ids) whose inspector does not dry-run the capture (a dry run sends the signature). */
+  dryRunOff: string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -53,6 +57,8 @@ export function readSettings(): ExplorerSettings {
     storageSlots: list('storageSlots', (v): v is SlotSetting => isRecord(v) && typeof v.address === 'string' && typeof v.slot === 'string'),
     logFilters: list('logFilters', (v): v is LogFilterSetting => isRecord(v) && typeof v.name === 'string'),
     tokenAddress: c.get<string>('tokenAddress') ?? '',
+    confirmationDepth: Math.max(0, Math.floor(c.get<number>('authorizations.confirmationDepth') ?? 0)),
+    dryRunOff: list('authorizations.dryRunOff', (v): v is string => typeof v === 'string'),
   };
 }
 

@@ -8,7 +8,25 @@ import { STABLE_TOKEN_ABI, EVENT_TOPICS, type TypedDataPayload } from '../../moc
 import type { RpcClient } from '../rpc/client';
 import { describeRpcError, JsonRpcError } from '../rpc/errors';
 import type { ChainFacts, DryRun } from './inspector';
+import { effectOf, inFlight, sight, type Heads, type ReceiptLike, type Sighting, type Stage } from './evidence';
 import type { AuthorizationMessage, CaptureRoute, DomainFields, TxOutcome } from './model';
+
+/** Where a search for the consuming transaction stands: blocks [oldest, newest] are read. */
+export interface ConsumerSearch {
+  /** The range size the endpoint accepts (halved on its -32005 range error). */
+  span: number;
+  /** The newest block read (head + 1 covers the pending block); -1 before the first read. */
+  newest: number;
+  /** The oldest block read. */
+  oldest: number;
+  /** Every block down to 0 was read. */
+  complete: boolean;
+  /** The consuming transaction, once found. */
+  hash?: string;
+}
+
+/** A search not started yet: ranges under the seed's recommended 2,000 blocks. */
+export const NEW_SEARCH: ConsumerSearch = { span: 1900, newest: -1, oldest: Number.MAX_SAFE_INTEGER, complete: false };
 
 export const tokenInterface = new Interface(STABLE_TOKEN_ABI);
 
@@ -126,23 +144,65 @@ export class AuthorizationChain {
     }
   }
 
+  /** latest, and the confirmed head: `depth` blocks deep, or (depth 0) the endpoint's `safe` block. */
+  async heads(depth: number): Promise<Heads> {
+    const latest = hexToNumber(await this.client.call<string>('eth_blockNumber'));
+    if (depth > 0) return { latest, confirmed: latest - depth + 1, confirmedBy: `${depth} block${depth === 1 ? '' : 's'} deep` };
+    const safe = await this.client.call<{ number: string } | null>('eth_getBlockByNumber', ['safe', false]).catch(() => null);
+    if (!safe) return { latest, confirmed: -1, confirmedBy: "the endpoint's safe block (the endpoint has none)" };
+    const confirmed = hexToNumber(safe.number);
+    return { latest, confirmed, confirmedBy: `the endpoint's safe block (${confirmed})` };
+  }
+
+  /** One transaction as the chain shows it now, with its effect on the authorization. */
+  async sighting(hash: string, heads: Heads, a: AuthorizationMessage): Promise<Sighting> {
+    const receipt = await this.client.call<ReceiptLike | null>('eth_getTransactionReceipt', [hash]);
+    const known = receipt !== null || (await this.client.call<unknown>('eth_getTransactionByHash', [hash])) !== null;
+    return sight(hash, receipt, known, heads, (logs) => effectOf(this.token, a, logs));
+  }
+
   /**
-   * Which of the token's events consumed the nonce, searched from `span` blocks back through
-   * pending (kept under the public endpoints' 2,000-block getLogs range).
+   * The transaction whose AuthorizationUsed or AuthorizationCanceled log consumed the nonce: the
+   * token's logs read back from pending in ranges the endpoint accepts (a -32005 range error halves
+   * the range), at most `maxRequests` requests per call. `progress` carries the search between calls
+   * (blocks already read), so a deep search continues where it stopped.
    */
-  async consumedBy(payer: string, nonce: string, span = 1900): Promise<'capture' | 'cancel' | undefined> {
-    const head = Number(BigInt(await this.client.call<string>('eth_blockNumber')));
-    const topicPayer = `0x${payer.toLowerCase().slice(2).padStart(64, '0')}`;
-    const logs = await this.client.call<{ topics: string[] }[]>('eth_getLogs', [{
-      address: this.token,
-      fromBlock: `0x${Math.max(0, head - span).toString(16)}`,
-      toBlock: 'pending',
-      topics: [[EVENT_TOPICS.AuthorizationUsed, EVENT_TOPICS.AuthorizationCanceled], topicPayer, nonce.toLowerCase()],
-    }]);
-    const topic = logs[0]?.topics[0];
-    if (topic === EVENT_TOPICS.AuthorizationUsed) return 'capture';
-    if (topic === EVENT_TOPICS.AuthorizationCanceled) return 'cancel';
-    return undefined;
+  async findConsumer(payer: string, nonce: string, progress: ConsumerSearch, maxRequests = 40): Promise<ConsumerSearch> {
+    const head = hexToNumber(await this.client.call<string>('eth_blockNumber'));
+    const topics = [[EVENT_TOPICS.AuthorizationUsed, EVENT_TOPICS.AuthorizationCanceled], `0x${payer.toLowerCase().slice(2).padStart(64, '0')}`, nonce.toLowerCase()];
+    let { span, newest, oldest } = progress;
+    const quantity = (n: number): string => `0x${n.toString(16)}`;
+    for (let requests = 0; requests < maxRequests; requests++) {
+      // Blocks sealed since the last search and the pending block first; then older ranges down to 0.
+      const upward = newest < head || newest < 0;
+      if (!upward && oldest <= 0) break;
+      const from = upward ? Math.max(0, newest < 0 ? head - span + 1 : Math.min(newest + 1, head)) : Math.max(0, oldest - span);
+      const to = upward ? 'pending' : quantity(oldest - 1);
+      if (upward && newest >= 0 && head - from + 1 > span) {
+        // More new blocks than one range holds: read them as older ranges below a fresh start.
+        newest = -1;
+        oldest = Number.MAX_SAFE_INTEGER;
+        continue;
+      }
+      let logs: { transactionHash: string }[];
+      try {
+        logs = await this.client.call<{ transactionHash: string }[]>('eth_getLogs', [{ address: this.token, fromBlock: quantity(from), toBlock: to, topics }]);
+      } catch (error) {
+        if (error instanceof JsonRpcError && error.code === -32005 && span > 1) {
+          span = Math.max(1, Math.floor(span / 2));
+          continue;
+        }
+        throw error;
+      }
+      if (upward) {
+        oldest = Math.min(oldest, from);
+        newest = head;
+      } else {
+        oldest = from;
+      }
+      if (logs[0]) return { span, newest, oldest, complete: false, hash: logs[0].transactionHash };
+    }
+    return { span, newest, oldest, complete: oldest <= 0 && newest >= head };
   }
 
   async accounts(): Promise<string[]> {
@@ -191,6 +251,23 @@ export class AuthorizationChain {
         return { hash, status: receipt.status === '0x1' ? 'success' : 'reverted', blockNumber: hexToNumber(receipt.blockNumber) };
       }
       if (Date.now() > deadline) return { hash, status: 'pending' };
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  /**
+   * Follows a transaction through its stages until it is sealed into a block (included), reverts or
+   * is dropped, or `timeoutMs` passes; `onStage` hears each new stage (submitted, pre-confirmed, …).
+   */
+  async follow(hash: string, a: AuthorizationMessage, depth: number, timeoutMs: number, onStage: (s: Sighting, heads: Heads) => void, pollMs = 150): Promise<{ sighting: Sighting; heads: Heads }> {
+    const deadline = Date.now() + timeoutMs;
+    let last: Stage | undefined;
+    for (;;) {
+      const heads = await this.heads(depth);
+      const sighting = await this.sighting(hash, heads, a);
+      if (sighting.stage !== last) onStage(sighting, heads);
+      last = sighting.stage;
+      if (!inFlight(sighting) || Date.now() > deadline) return { sighting, heads };
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }

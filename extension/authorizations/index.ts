@@ -43,7 +43,11 @@ export function activateAuthorizations(context: vscode.ExtensionContext, registr
   // authorization can still change state, re-derive every 10 s.
   const timer = setInterval(() => {
     if (!treeView.visible) return;
-    const live = store.list().some((r) => !['Used', 'Canceled', 'Expired'].includes(observer.stateOf(r).state));
+    // Until paid and confirmed, canceled, consumed elsewhere or expired: confirmations grow, a reorg can undo an inclusion.
+    const live = store.list().some((r) => {
+      const derived = observer.stateOf(r);
+      return derived.inFlight || derived.paid?.stage === 'included' || !['Used', 'Canceled', 'Consumed elsewhere', 'Expired'].includes(derived.state);
+    });
     if (live) void tree.refresh();
   }, 10_000);
   disposables.push({ dispose: () => clearInterval(timer) });

@@ -43,6 +43,8 @@ export interface InspectionInput {
   dryRun?: DryRun;
   state?: DerivedState;
   symbol?: string;
+  /** Whether the dry run sent the signature to the endpoint, said in the document. */
+  dryRunNote?: string;
 }
 
 export interface Inspection {
@@ -184,7 +186,7 @@ export function inspect(input: InspectionInput): Inspection {
       ? check('dryRun', `Dry run of ${record.route} by eth_call from ${a.to}`, 'pass', `succeeds${input.dryRun.gas !== undefined ? ` (estimated gas ${input.dryRun.gas})` : ''}`)
       : check('dryRun', `Dry run of ${record.route} by eth_call from ${a.to}`, 'fail', `reverts: ${input.dryRun.reason}`));
   } else if (signature) {
-    checks.push(check('dryRun', `Dry run of ${record.route}`, 'warn', 'not run'));
+    checks.push(check('dryRun', `Dry run of ${record.route}`, 'warn', input.dryRunNote?.startsWith('Dry run off') ? 'off for this endpoint' : 'not run'));
   }
 
   const failed = checks.filter((c) => c.status === 'fail');
@@ -209,6 +211,7 @@ export function inspectionMarkdown(input: InspectionInput, result: Inspection): 
   lines.push('');
   if (input.state) lines.push(`**State:** ${input.state.state} (${input.state.note})`, '');
   lines.push(`**Verdict:** ${result.verdict}`, '');
+  if (input.dryRunNote) lines.push(`_${input.dryRunNote}_`, '');
   lines.push('## Checks', '', '| result | check | detail |', '|---|---|---|');
   for (const c of result.checks) lines.push(`| ${MARK[c.status]} | ${c.label} | ${c.detail.replace(/\|/g, '\\|')} |`);
   lines.push('', '## Fields', '', '| field | value | decoded |', '|---|---|---|');

@@ -9,6 +9,7 @@ import {
 } from '../../mock-node/tokenKit/index';
 
 export { normalizeV } from '../../mock-node/tokenKit/index';
+import { describeSighting, inFlight as isInFlight, isIncluded, type Heads, type Sighting } from './evidence';
 
 /** How the merchant will capture: the route decides which typed-data type the payer must sign. */
 export type CaptureRoute = 'receiveWithAuthorization' | 'transferWithAuthorization';
@@ -75,12 +76,14 @@ export interface AuthorizationRecord {
   domain?: DomainFields;
   /** Whether SecretStorage holds the signature. */
   signed?: boolean;
-  signedWith?: 'endpoint' | 'local key' | 'imported';
+  signedWith?: 'endpoint' | 'local key' | 'imported' | 'pasted';
   orderId?: string;
   storedAt?: number;
   voided?: boolean;
   capture?: TxOutcome;
   cancel?: TxOutcome;
+  /** The transaction that consumed the nonce when none of ours did, once found in the token's logs (a cache). */
+  consumerHash?: string;
 }
 
 export function authorizationKey(payer: string, nonce: string): string {
@@ -90,7 +93,12 @@ export function authorizationKey(payer: string, nonce: string): string {
 // ---------------------------------------------------------------------------------------------
 // Lifecycle
 
-export const LIFECYCLE_STATES = ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Voided offchain', 'Expired'] as const;
+/**
+ * The seed's seven states, plus "Consumed elsewhere": the nonce is consumed but no transaction of
+ * this authorization's capture paid the merchant (a second signature for the same nonce, or a
+ * consuming transaction that cannot be found). The seed counts it under Used; here it is not paid.
+ */
+export const LIFECYCLE_STATES = ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Consumed elsewhere', 'Voided offchain', 'Expired'] as const;
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 
 export type WindowStatus = 'not yet valid' | 'open' | 'expired';
@@ -107,12 +115,16 @@ export function windowStatus(authorization: Pick<AuthorizationMessage, 'validAft
 
 /** What was observed about one authorization; `consumed` is undefined when the chain could not be read. */
 export interface Observation {
-  /** `authorizationState(payer, nonce)`: true once captured or canceled. */
+  /** `authorizationState(payer, nonce)` at pending: true once captured or canceled. */
   consumed: boolean | undefined;
-  /** Which event consumed the nonce, when known from the token's logs. */
-  consumedBy?: 'capture' | 'cancel';
   /** Unix seconds: the chain's clock when known (the token compares block timestamps), else the local clock. */
   now: number;
+  heads?: Heads;
+  /** Our own capture and cancel transactions (by their stored hashes) as the chain shows them now. */
+  capture?: Sighting;
+  cancel?: Sighting;
+  /** When the nonce is consumed and none of ours did it: the transaction that did, found by the token's logs. */
+  consumer?: { found: true; sighting: Sighting } | { found: false; searched: string };
 }
 
 export interface DerivedState {
@@ -121,44 +133,67 @@ export interface DerivedState {
   onchain: 'unused' | 'consumed' | 'unknown';
   /** A short explanation for the view. */
   note: string;
+  /** The transaction that paid (included, with the signed transfer in its logs). */
+  paid?: Sighting;
+  /** A capture or cancel sent and not sealed yet: a second one is refused. */
+  inFlight?: Sighting;
+  /** The transaction that consumed the nonce without paying this authorization. */
+  consumedBy?: Sighting;
 }
 
 /**
- * The seed's state table, read backwards from observations. The onchain flag wins (the token
- * records used and canceled as one consumed state; our own receipts or the token's logs tell
- * which); then the local void flag; then the clock; then how far the merchant got locally.
+ * The seed's state table, read backwards from what the chain shows. Paid (Used) needs the capture's
+ * own evidence, included in a sealed block: AuthorizationUsed(payer, nonce) with Transfer(payer,
+ * merchant, value) in the same transaction. A nonce consumed any other way is "Consumed elsewhere"
+ * (not paid), naming the transaction, or saying it was not found. Then the local void flag, the
+ * clock and how far the merchant got locally; a transaction still in flight is shown on the state.
  */
 export function deriveState(record: AuthorizationRecord, observation: Observation): DerivedState {
   const window = windowStatus(record.authorization, observation.now);
   const onchain = observation.consumed === undefined ? 'unknown' : observation.consumed ? 'consumed' : 'unused';
-  if (observation.consumed === true) {
-    const canceled = record.cancel?.status === 'success' || (record.capture?.status !== 'success' && observation.consumedBy === 'cancel');
-    if (canceled) return { state: 'Canceled', window, onchain, note: 'nonce consumed by cancelAuthorization' };
-    const ours = record.capture?.status === 'success' || observation.consumedBy === 'capture';
-    return { state: 'Used', window, onchain, note: ours ? 'captured: nonce consumed by the capture' : 'nonce consumed onchain (captured or canceled elsewhere)' };
-  }
-  if (observation.consumed === undefined) {
-    // The chain cannot be read: our own successful receipts still say what happened.
-    if (record.capture?.status === 'success') return { state: 'Used', window, onchain, note: `captured (from our receipt ${record.capture.hash}; onchain state unknown)` };
-    if (record.cancel?.status === 'success') return { state: 'Canceled', window, onchain, note: `canceled (from our receipt ${record.cancel.hash}; onchain state unknown)` };
-  }
-  if (record.voided) {
+  const base = { window, onchain } as const;
+  const heads = observation.heads;
+  const consumer = observation.consumer?.found ? observation.consumer.sighting : undefined;
+  const sealed = [observation.capture, observation.cancel, consumer].filter(isIncluded) as Sighting[];
+  const paid = sealed.find((s) => s.effect?.kind === 'paid');
+  if (paid) return { ...base, state: 'Used', note: `paid: ${describeSighting(paid, heads)}`, paid };
+  const canceled = sealed.find((s) => s.effect?.kind === 'canceled');
+  if (canceled) return { ...base, state: 'Canceled', note: `nonce consumed by cancelAuthorization ${describeSighting(canceled, heads)}` };
+  const elsewhere = sealed.find((s) => s.effect?.kind === 'consumed elsewhere');
+  if (elsewhere?.effect?.kind === 'consumed elsewhere') {
+    const moved = elsewhere.effect.transfers.map((t) => `${formatTokenAmount(t.value)} to ${t.to}`).join(', ') || 'no transfer from the payer';
     return {
-      state: 'Voided offchain', window, onchain,
-      note: window === 'expired' ? 'voided by the merchant; the window has closed' : 'voided by the merchant; the nonce stays unused onchain until it expires or is canceled',
+      ...base, state: 'Consumed elsewhere', consumedBy: elsewhere,
+      note: `not paid: the nonce was consumed by ${describeSighting(elsewhere, heads)}, which moved ${moved}, not ${formatTokenAmount(BigInt(record.authorization.value))} to ${record.authorization.to}`,
     };
   }
-  if (window === 'expired') return { state: 'Expired', window, onchain, note: 'validBefore reached: it can no longer be captured' };
+  const inFlight = [observation.capture, observation.cancel, consumer].find(isInFlight);
+  if (observation.consumed === true && !inFlight && observation.consumer && !observation.consumer.found) {
+    return { ...base, state: 'Consumed elsewhere', note: `nonce consumed onchain; the consuming transaction was not found (${observation.consumer.searched}): not counted as paid` };
+  }
+  if (observation.consumed === undefined) {
+    // The chain cannot be read: our own last receipts still say what happened.
+    if (record.capture?.status === 'success') return { ...base, state: 'Used', note: `captured (from our receipt ${record.capture.hash}; the chain cannot be read now)` };
+    if (record.cancel?.status === 'success') return { ...base, state: 'Canceled', note: `canceled (from our receipt ${record.cancel.hash}; the chain cannot be read now)` };
+  }
+  const flying = inFlight ? `; in flight: ${describeSighting(inFlight, heads)}` : '';
+  const extra = inFlight ? { inFlight } : {};
+  if (record.voided) {
+    return {
+      ...base, ...extra, state: 'Voided offchain',
+      note: (window === 'expired' ? 'voided by the merchant; the window has closed' : 'voided by the merchant; the nonce stays unused onchain until it expires or is canceled') + flying,
+    };
+  }
+  if (window === 'expired' && !inFlight) return { ...base, state: 'Expired', note: 'validBefore reached: it can no longer be captured' };
   const unknown = onchain === 'unknown' ? ' (onchain state unknown)' : '';
-  if (!record.signed) return { state: 'Drafted', window, onchain, note: `not signed yet; nothing sent onchain${unknown}` };
-  if (!record.orderId) return { state: 'Signed', window, onchain, note: `signed, not stored against an order${unknown}` };
-  const failed = record.capture?.status === 'reverted' ? `; last capture reverted${record.capture.reason ? `: ${record.capture.reason}` : ''}` : '';
-  // A capture or cancel that succeeded on a chain that now says unused: the chain was reset or replaced (a restarted mock node).
-  const reset = observation.consumed === false && (record.capture?.status === 'success' || record.cancel?.status === 'success')
-    ? `; the chain says the nonce is unused although ${record.capture?.status === 'success' ? `capture ${record.capture.hash}` : `cancel ${record.cancel!.hash}`} succeeded: a different or reset chain`
-    : '';
+  if (!record.signed) return { ...base, state: 'Drafted', note: `not signed yet; nothing sent onchain${unknown}` };
+  if (!record.orderId) return { ...base, ...extra, state: 'Signed', note: `signed, not stored against an order${flying}${unknown}` };
+  const reverted = observation.capture?.stage === 'reverted' || (!observation.capture && record.capture?.status === 'reverted');
+  const failed = reverted ? `; last capture reverted${record.capture?.reason ? `: ${record.capture.reason}` : ''}` : '';
+  const dropped = [observation.capture, observation.cancel].find((s) => s?.stage === 'dropped');
+  const lost = dropped ? `; ${describeSighting(dropped, heads)}` : '';
   const early = window === 'not yet valid' ? '; not valid yet' : '';
-  return { state: 'Stored', window, onchain, note: `stored for order ${record.orderId}${early}${failed}${reset}${unknown}` };
+  return { ...base, ...extra, state: 'Stored', note: `stored for order ${record.orderId}${early}${flying}${failed}${lost}${unknown}` };
 }
 
 export type AuthorizationAction = 'sign' | 'store' | 'inspect' | 'capture' | 'cancel' | 'void' | 'export' | 'delete';
@@ -172,9 +207,16 @@ export function allowedActions(state: LifecycleState): AuthorizationAction[] {
     case 'Voided offchain': return ['inspect', 'cancel', 'export', 'delete'];
     case 'Used':
     case 'Canceled':
+    case 'Consumed elsewhere':
     case 'Expired':
       return ['inspect', 'export', 'delete'];
   }
+}
+
+/** The actions of a derived state: while a capture or cancel is in flight, no second one. */
+export function actionsFor(derived: DerivedState): AuthorizationAction[] {
+  const actions = allowedActions(derived.state);
+  return derived.inFlight ? actions.filter((a) => a !== 'capture' && a !== 'cancel' && a !== 'delete') : actions;
 }
 
 const WHY_NOT: Record<AuthorizationAction, string> = {
@@ -191,6 +233,13 @@ const WHY_NOT: Record<AuthorizationAction, string> = {
 /** undefined when allowed, else why not. */
 export function refusal(action: AuthorizationAction, state: LifecycleState): string | undefined {
   return allowedActions(state).includes(action) ? undefined : `${WHY_NOT[action]} (it is ${state})`;
+}
+
+/** refusal() for a derived state: also refuses a second capture or cancel while one is in flight. */
+export function refusalFor(action: AuthorizationAction, derived: DerivedState): string | undefined {
+  const why = refusal(action, derived.state);
+  if (why || !derived.inFlight || actionsFor(derived).includes(action)) return why;
+  return `a transaction for this authorization is in flight (${describeSighting(derived.inFlight)}): wait until it is sealed or dropped; a second ${action} is refused`;
 }
 
 // ---------------------------------------------------------------------------------------------

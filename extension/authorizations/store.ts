@@ -9,6 +9,7 @@ import { InputError, type AuthorizationRecord } from './model';
 const RECORDS_KEY = 'chainExplorer.authorizations';
 const LOCAL_KEYS_KEY = 'chainExplorer.authorizations.localKeyAddresses';
 const signatureSecret = (key: string): string => `chainExplorer.authorization.signature/${key}`;
+const cancelSignatureSecret = (key: string): string => `chainExplorer.authorization.cancelSignature/${key}`;
 const localKeySecret = (address: string): string => `chainExplorer.authorization.localKey/${address.toLowerCase()}`;
 
 export class AuthorizationStore implements vscode.Disposable {
@@ -41,6 +42,7 @@ export class AuthorizationStore implements vscode.Disposable {
 
   async delete(key: string): Promise<void> {
     await this.secrets.delete(signatureSecret(key));
+    await this.secrets.delete(cancelSignatureSecret(key));
     await this.state.update(RECORDS_KEY, this.list().filter((r) => r.key !== key));
     this.emitter.fire();
   }
@@ -51,6 +53,15 @@ export class AuthorizationStore implements vscode.Disposable {
 
   async signature(key: string): Promise<string | undefined> {
     return this.secrets.get(signatureSecret(key));
+  }
+
+  /** The payer's CancelAuthorization signature, pasted from their wallet, until it is relayed. */
+  async setCancelSignature(key: string, signature: string): Promise<void> {
+    await this.secrets.store(cancelSignatureSecret(key), signature);
+  }
+
+  async cancelSignature(key: string): Promise<string | undefined> {
+    return this.secrets.get(cancelSignatureSecret(key));
   }
 
   // Local keys -------------------------------------------------------------------------------

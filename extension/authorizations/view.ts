@@ -6,9 +6,10 @@ import { RpcClient } from '../rpc/client';
 import { describeRpcError } from '../rpc/errors';
 import type { EndpointRegistry } from '../rpc/endpoints';
 import { readSettings } from '../settings';
-import { AuthorizationChain } from './chain';
+import { AuthorizationChain, NEW_SEARCH, type ConsumerSearch } from './chain';
+import type { Heads } from './evidence';
 import {
-  allowedActions, deriveState, formatTokenAmount, LIFECYCLE_STATES, shortAddress, summary,
+  actionsFor, deriveState, formatTokenAmount, LIFECYCLE_STATES, shortAddress, summary,
   type AuthorizationRecord, type DerivedState, type LifecycleState, type Observation,
 } from './model';
 import type { AuthorizationStore } from './store';
@@ -25,14 +26,20 @@ const GROUP_ICONS: Record<LifecycleState, string> = {
   Stored: 'database',
   Used: 'check-all',
   Canceled: 'circle-slash',
+  'Consumed elsewhere': 'error',
   'Voided offchain': 'trash',
   Expired: 'watch',
 };
+
+/** What one refresh reads once per endpoint: the chain's clock and heads. */
+type PerEndpoint = Map<string, Promise<{ now?: number; heads?: Heads }>>;
 
 /** Reads what each record's state depends on and derives it. */
 export class AuthorizationObserver {
   private derived = new Map<string, DerivedState>();
   private errors = new Map<string, string>();
+  /** Searches for the transaction that consumed a nonce, per record (continued on each refresh). */
+  private readonly searches = new Map<string, ConsumerSearch>();
 
   constructor(private readonly store: AuthorizationStore, private readonly registry: EndpointRegistry) {}
 
@@ -42,32 +49,61 @@ export class AuthorizationObserver {
     return new AuthorizationChain(new RpcClient(endpoint.url, { timeoutMs: readSettings().requestTimeoutMs }), record.token);
   }
 
-  /** Observes one record now. */
-  async observe(record: AuthorizationRecord, clocks?: Map<string, Promise<number | undefined>>): Promise<{ observation: Observation; error?: string }> {
+  /** Observes one record now: the nonce's flag, our own transactions, and who consumed it when none of ours did. */
+  async observe(record: AuthorizationRecord, shared?: PerEndpoint): Promise<{ observation: Observation; error?: string }> {
     const chain = this.chainFor(record);
     const localNow = Math.floor(Date.now() / 1000);
     if (!chain) return { observation: { consumed: undefined, now: localNow }, error: `endpoint ${record.endpointName} is not available` };
     try {
-      let clock = clocks?.get(record.endpointId);
-      if (!clock) {
-        clock = chain.now().catch(() => undefined);
-        clocks?.set(record.endpointId, clock);
+      let endpoint = shared?.get(record.endpointId);
+      if (!endpoint) {
+        const depth = readSettings().confirmationDepth;
+        endpoint = Promise.all([chain.now().catch(() => undefined), chain.heads(depth).catch(() => undefined)]).then(([now, heads]) => ({ now, heads }));
+        shared?.set(record.endpointId, endpoint);
       }
-      const [now, consumed] = await Promise.all([clock, chain.consumed(record.authorization.from, record.authorization.nonce)]);
-      let consumedBy: Observation['consumedBy'];
-      if (consumed && record.capture?.status !== 'success' && record.cancel?.status !== 'success') {
-        consumedBy = await chain.consumedBy(record.authorization.from, record.authorization.nonce).catch(() => undefined);
+      const a = record.authorization;
+      const [{ now, heads }, consumed] = await Promise.all([endpoint, chain.consumed(a.from, a.nonce)]);
+      const observation: Observation = { consumed, now: now ?? localNow, heads };
+      if (heads) {
+        if (record.capture) observation.capture = await chain.sighting(record.capture.hash, heads, a);
+        if (record.cancel) observation.cancel = await chain.sighting(record.cancel.hash, heads, a);
       }
-      return { observation: { consumed, consumedBy, now: now ?? localNow } };
+      const ours = [observation.capture, observation.cancel].some((s) => s && s.effect && s.effect.kind !== 'unrelated');
+      if (consumed && !ours) {
+        // A consumed nonce is never shown as open: who consumed it, or why that is unknown.
+        observation.consumer = heads
+          ? await this.consumer(record, chain, heads).catch((error: unknown) => ({ found: false as const, searched: `not read: ${describeRpcError(error)}` }))
+          : { found: false, searched: 'not read: the chain head could not be read' };
+      }
+      return { observation };
     } catch (error) {
       return { observation: { consumed: undefined, now: localNow }, error: describeRpcError(error) };
     }
   }
 
+  /** The transaction that consumed the nonce: the one found before (kept in the record), else a search that continues where it stopped. */
+  private async consumer(record: AuthorizationRecord, chain: AuthorizationChain, heads: Heads): Promise<Observation['consumer']> {
+    if (record.consumerHash) {
+      const sighting = await chain.sighting(record.consumerHash, heads, record.authorization);
+      if (sighting.stage !== 'dropped') return { found: true, sighting };
+      // Reorganized away: search again.
+      await this.store.update(record.key, (r) => ({ ...r, consumerHash: undefined }));
+    }
+    const search = await chain.findConsumer(record.authorization.from, record.authorization.nonce, this.searches.get(record.key) ?? NEW_SEARCH);
+    if (search.hash) {
+      this.searches.delete(record.key);
+      await this.store.update(record.key, (r) => ({ ...r, consumerHash: search.hash }));
+      return { found: true, sighting: await chain.sighting(search.hash, heads, record.authorization) };
+    }
+    this.searches.set(record.key, search);
+    const searched = search.complete ? `searched every block, 0–${search.newest} and pending` : `searched blocks ${search.oldest}–${search.newest} and pending so far; older blocks on the next refresh`;
+    return { found: false, searched };
+  }
+
   async refresh(): Promise<void> {
     const records = this.store.list();
-    const clocks = new Map<string, Promise<number | undefined>>();
-    const results = await Promise.all(records.map(async (record) => ({ record, ...(await this.observe(record, clocks)) })));
+    const shared: PerEndpoint = new Map();
+    const results = await Promise.all(records.map(async (record) => ({ record, ...(await this.observe(record, shared)) })));
     const derived = new Map<string, DerivedState>();
     const errors = new Map<string, string>();
     for (const { record, observation, error } of results) {
@@ -149,7 +185,7 @@ export class AuthorizationsTreeProvider implements vscode.TreeDataProvider<Autho
     if (error) tooltip.appendMarkdown(`\n⚠️ ${error}\n`);
     item.tooltip = tooltip;
     item.iconPath = error ? new vscode.ThemeIcon('warning') : undefined;
-    item.contextValue = ['authorization', ...allowedActions(derived.state)].join(' ');
+    item.contextValue = ['authorization', ...actionsFor(derived)].join(' ');
     item.command = { command: 'chainExplorer.authorizations.inspect', title: 'Inspect', arguments: [node] };
     return item;
   }

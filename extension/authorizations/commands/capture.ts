@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import { markWalkthroughEvent } from '../../walkthrough';
 import { captureCalldata } from '../chain';
-import { formatTokenAmount, InputError, routeFor, type CaptureRoute } from '../model';
+import { readSettings } from '../../settings';
+import { describeSighting, isIncluded } from '../evidence';
+import { formatTokenAmount, InputError, routeFor, type CaptureRoute, type TxOutcome } from '../model';
 import { Dismissed, type Wizard } from './prompts';
 import { RECEIPT_TIMEOUT_MS, type CommandContext, type CommandOutcome, type KeyArgs, type SignerChoice } from './context';
 
@@ -19,6 +21,10 @@ export interface CaptureArgs extends KeyArgs {
    * signature's type fits (e.g. transferWithAuthorization for a TransferWithAuthorization signature).
    */
   route?: CaptureRoute;
+  /** Consent to a capture on a chain that is not a development chain. */
+  confirmed?: boolean;
+  /** Consent to a well-known development key on a chain that is not a development chain. */
+  allowDevKeys?: boolean;
 }
 
 export async function capture(ctx: CommandContext, w: Wizard, args: CaptureArgs): Promise<CommandOutcome> {
@@ -43,26 +49,37 @@ export async function capture(ctx: CommandContext, w: Wizard, args: CaptureArgs)
     if (!w.interactive) throw new InputError(`the dry run of ${record.route} reverts: ${dryRun.reason}; nothing was sent`);
     if (!(await w.offer(`The dry run of ${record.route} reverts: ${dryRun.reason}. Submit anyway? The transaction will fail and cost gas.`, 'Submit anyway'))) throw new Dismissed();
   }
-  const sender = await ctx.signerFor(w, chain, a.to, args.sender, 'merchant');
+  const chainId = await chain.chainId();
+  const devChain = ctx.isDevChain(record, chainId);
+  await ctx.confirmSpend(w, 'capture', record, chainId, devChain, args.confirmed);
+  const sender = await ctx.signerFor(w, chain, a.to, args.sender, 'merchant', undefined, { devChain, allowed: args.allowDevKeys });
   const hash = await ctx.send(chain, sender, a.to, data, dryRun.ok ? undefined : 200_000n);
   await ctx.store.update(record.key, (r) => ({ ...r, capture: { hash, status: 'pending' } }));
   ctx.output.info(`capture sent by ${a.to}: ${hash} (${record.route})`);
-  let tx = await chain.waitForReceipt(hash, args.timeoutMs ?? RECEIPT_TIMEOUT_MS);
+  // Stages as they come: only a capture sealed into a block with the signed transfer in its logs is paid.
+  const { sighting, heads } = await chain.follow(hash, a, readSettings().confirmationDepth, args.timeoutMs ?? RECEIPT_TIMEOUT_MS, (s, h) => {
+    ctx.output.info(`capture ${describeSighting(s, h)}`);
+    if (s.stage === 'pre-confirmed') vscode.window.setStatusBarMessage(`Capture pre-confirmed in the pending block ${s.blockNumber}: not paid until sealed`, 4000);
+  });
+  let tx: TxOutcome = { hash, status: sighting.stage === 'reverted' ? 'reverted' : isIncluded(sighting) && sighting.effect?.kind === 'paid' ? 'success' : 'pending', blockNumber: sighting.blockNumber };
   if (tx.status === 'reverted') {
     const again = await chain.dryRun(data, a.to).catch(() => undefined);
     tx = { ...tx, reason: again && !again.ok ? again.reason : dryRun.ok ? undefined : dryRun.reason };
   }
   await ctx.store.update(record.key, (r) => ({ ...r, capture: tx }));
-  const amount = `${formatTokenAmount(BigInt(a.value))}`;
+  const amount = formatTokenAmount(BigInt(a.value));
+  const order = record.orderId;
   if (tx.status === 'success') {
     markWalkthroughEvent('authorizationCaptured');
-    ctx.output.info(`capture ${hash} succeeded in block ${tx.blockNumber}: paid ${amount} for order ${record.orderId}`);
-    void vscode.window.showInformationMessage(`Paid: captured ${amount} for order ${record.orderId} (receipt status 0x1, block ${tx.blockNumber}).`);
+    ctx.output.info(`capture ${hash} paid ${amount} for order ${order}: ${describeSighting(sighting, heads)}`);
+    void vscode.window.showInformationMessage(`Paid: captured ${amount} for order ${order}, included in block ${sighting.blockNumber}${sighting.stage === 'confirmed' ? ` and confirmed (${heads.confirmedBy})` : `; confirmed at ${heads.confirmedBy}`}.`);
   } else if (tx.status === 'reverted') {
     ctx.output.warn(`capture ${hash} failed (status 0x0)${tx.reason ? `: ${tx.reason}` : ''}`);
-    void vscode.window.showErrorMessage(`Capture failed: receipt status 0x0${tx.reason ? ` (${tx.reason})` : ''}. Order ${record.orderId} is not paid.`);
+    void vscode.window.showErrorMessage(`Capture failed: receipt status 0x0${tx.reason ? ` (${tx.reason})` : ''}. Order ${order} is not paid.`);
+  } else if (isIncluded(sighting)) {
+    void vscode.window.showErrorMessage(`Capture ${hash} was sealed, but its logs do not show ${amount} moving from ${a.from} to ${a.to}: order ${order} is not paid.`);
   } else {
-    void vscode.window.showWarningMessage(`Capture ${hash} has no receipt yet: order ${record.orderId} is not paid until a successful receipt arrives.`);
+    void vscode.window.showWarningMessage(`Capture ${describeSighting(sighting, heads)}: order ${order} is not paid until it is sealed into a block. The view follows it.`);
   }
-  return { key: record.key, tx, state: await ctx.derived(record.key) };
+  return { key: record.key, tx, sighting, state: await ctx.derived(record.key) };
 }

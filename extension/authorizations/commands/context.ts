@@ -4,12 +4,14 @@ import * as vscode from 'vscode';
 import { getAddress, Wallet } from 'ethers';
 import type { Endpoint, EndpointRegistry } from '../../rpc/endpoints';
 import { AuthorizationChain } from '../chain';
+import { isDevChain, isWellKnownDevAccount, realChainConfirmation } from '../safety';
 import {
-  deriveState, InputError, parseAddress, refusal, summary,
+  deriveState, InputError, parseAddress, refusalFor, summary,
   type AuthorizationAction, type AuthorizationRecord, type DerivedState, type TxOutcome,
 } from '../model';
 import type { AuthorizationStore } from '../store';
 import type { AuthorizationsTreeProvider } from '../view';
+import type { Sighting } from '../evidence';
 import type { InspectorDocuments } from './inspectorDocuments';
 import type { Wizard } from './prompts';
 
@@ -29,6 +31,8 @@ export interface CommandOutcome {
   key: string;
   state?: DerivedState;
   tx?: TxOutcome;
+  /** Where the transaction stood when the command returned (submitted, pre-confirmed, included…). */
+  sighting?: Sighting;
 }
 
 export interface AuthorizationCommandDeps {
@@ -93,7 +97,7 @@ export class CommandContext {
     const observer = this.deps.tree.observer;
     if (!key) {
       await this.deps.tree.refresh();
-      const candidates = this.store.list().filter((r) => !refusal(action, observer.stateOf(r).state));
+      const candidates = this.store.list().filter((r) => !refusalFor(action, observer.stateOf(r)));
       if (candidates.length === 0) throw new InputError(`no authorization can be used for ${action} now`);
       key = (await w.pick(candidates.map((r) => ({
         label: r.orderId ? `Order ${r.orderId}` : summary(r),
@@ -106,7 +110,7 @@ export class CommandContext {
     if (!record) throw new InputError(`no authorization ${key}`);
     const { observation, error } = await observer.observe(record);
     const state = deriveState(record, observation);
-    const why = refusal(action, state.state);
+    const why = refusalFor(action, state);
     if (why) throw new InputError(why);
     if (error && ['capture', 'cancel', 'sign'].includes(action)) throw new InputError(error);
     return { record, state };
@@ -132,8 +136,43 @@ export class CommandContext {
     return w.input({ title, prompt: what, placeHolder: '0x…', ignoreFocusOut: true, validateInput: validAddress(what) });
   }
 
-  /** Decides who signs for `address`: the endpoint if it holds the account, else a local key (asked for if missing). */
-  async signerFor(w: Wizard, chain: AuthorizationChain, address: string, choice: SignerChoice | undefined, role: string, privateKey?: string): Promise<Signer> {
+  /** A development chain: the bundled mock node's endpoint, or chain id 31337. */
+  isDevChain(record: Pick<AuthorizationRecord, 'endpointId'>, chainId: bigint): boolean {
+    return isDevChain(chainId, this.deps.registry.get(record.endpointId)?.source === 'mock');
+  }
+
+  /**
+   * Before a capture or cancel: on a development chain the routine confirmation; on any other chain
+   * one that shows amount, recipient and chain, which an argument object answers only with
+   * `confirmed: true`.
+   */
+  async confirmSpend(w: Wizard, action: 'capture' | 'cancel', record: AuthorizationRecord, chainId: bigint, devChain: boolean, confirmed: boolean | undefined, routine?: string): Promise<void> {
+    if (devChain) {
+      if (routine) await w.consent(routine, action === 'capture' ? 'Capture' : 'Cancel onchain');
+      return;
+    }
+    const message = realChainConfirmation(action, record, chainId);
+    if (confirmed === true) return;
+    if (!w.interactive) throw new InputError(`${message} Not sent: pass confirmed: true to do it.`);
+    await w.consent(message, action === 'capture' ? `Capture on chain ${chainId}` : `Cancel on chain ${chainId}`);
+  }
+
+  /** True when the endpoint holds the account or a local key is kept for it. */
+  async canSignFor(chain: AuthorizationChain, address: string): Promise<boolean> {
+    return (await chain.accounts()).includes(getAddress(address)) || !!(await this.store.localKey(address));
+  }
+
+  /**
+   * Decides who signs for `address`: the endpoint if it holds the account, else a local key (asked
+   * for if missing). With `guard` on a chain that is not a development chain, a well-known
+   * development key needs consent (`allowed`, or the user's confirmation): anyone can spend from it.
+   */
+  async signerFor(w: Wizard, chain: AuthorizationChain, address: string, choice: SignerChoice | undefined, role: string, privateKey?: string, guard?: { devChain: boolean; allowed?: boolean }): Promise<Signer> {
+    if (guard && !guard.devChain && isWellKnownDevAccount(address) && guard.allowed !== true) {
+      const message = `The ${role} ${address} is a well-known development account (the "test … junk" mnemonic): its key is public, and anyone can move funds from it on this chain.`;
+      if (!w.interactive) throw new InputError(`${message} Refused: pass allowDevKeys: true to use it anyway.`);
+      await w.consent(`${message} Use it anyway?`, 'Use the development key');
+    }
     if (privateKey) await this.keepLocalKey(privateKey, address, role);
     const onEndpoint = (await chain.accounts()).includes(getAddress(address));
     // Not on the endpoint: a local key, asked for below when there is none yet.

@@ -1,6 +1,6 @@
 // The authorization commands (category "Chain"), one module each: Draft, Sign, Store, Inspect,
-// Capture, Cancel, Void offchain, Export, Import, Remove, Refresh, and adding / removing a local
-// signing key. Each is a short wizard over its arguments. What VS Code passes is turned into those
+// Capture, Cancel, Void offchain, Copy Typed Data, Paste Signature, Export, Import, Remove,
+// Refresh, and adding / removing a local signing key. Each is a short wizard over its arguments. What VS Code passes is turned into those
 // arguments here, once: the view's node is `{ key }` and the user answers the rest; nothing (the
 // palette) means the user answers everything; an argument object (another extension, the tests)
 // answers the prompts itself and asks nothing. Bad input gets an error message and changes
@@ -12,6 +12,7 @@ import type { AuthorizationNode } from '../view';
 import { addLocalKey } from './addLocalKey';
 import { cancel } from './cancel';
 import { capture } from './capture';
+import { copyTypedData } from './copyTypedData';
 import { CommandContext, type AuthorizationCommandDeps } from './context';
 import { deleteOne } from './delete';
 import { draft } from './draft';
@@ -19,6 +20,7 @@ import { exportOne } from './export';
 import { importOne } from './import';
 import { inspect } from './inspect';
 import { Dismissed, vscodePrompts, Wizard, type Prompts } from './prompts';
+import { pasteSignature } from './pasteSignature';
 import { removeLocalKey } from './removeLocalKey';
 import { sign } from './sign';
 import { storeForOrder } from './store';
@@ -35,6 +37,8 @@ export type { CaptureArgs } from './capture';
 export type { CancelArgs } from './cancel';
 export type { ExportArgs } from './export';
 export type { ImportArgs } from './import';
+export type { CopyTypedDataArgs } from './copyTypedData';
+export type { PasteSignatureArgs } from './pasteSignature';
 
 /** A wizard over its own argument type (never: any of them fits here; `invocation` builds the value). */
 type Run = (ctx: CommandContext, w: Wizard, args: never) => Promise<unknown>;
@@ -54,6 +58,8 @@ const COMMANDS: Record<string, CommandEntry> = {
   capture: { run: capture },
   cancel: { run: cancel },
   void: { run: voidOffchain },
+  copyTypedData: { run: copyTypedData },
+  pasteSignature: { run: pasteSignature },
   export: { run: exportOne },
   import: { run: importOne },
   delete: { run: deleteOne },
@@ -61,8 +67,9 @@ const COMMANDS: Record<string, CommandEntry> = {
   removeLocalKey: { run: removeLocalKey, stringArg: 'address' },
 };
 
+/** The view's node (a group or an authorization, both with their state), not an argument object. */
 function isNode(arg: unknown): arg is AuthorizationNode {
-  return typeof arg === 'object' && arg !== null && 'kind' in arg;
+  return typeof arg === 'object' && arg !== null && 'kind' in arg && 'state' in arg && ((arg as AuthorizationNode).kind === 'group' || (arg as AuthorizationNode).kind === 'authorization');
 }
 
 /** What VS Code passed → the command's arguments, and whether a user is there to answer. */

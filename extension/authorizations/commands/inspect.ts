@@ -1,6 +1,7 @@
 // Inspect: would a capture succeed now, and if not, why. Reads the chain at `pending`, dry-runs the
 // capture and opens the verdict as a read-only markdown document.
 import { describeRpcError } from '../../rpc/errors';
+import { readSettings } from '../../settings';
 import { captureCalldata } from '../chain';
 import { inspect as check, inspectionMarkdown, type Inspection, type InspectionInput } from '../inspector';
 import type { DerivedState } from '../model';
@@ -29,7 +30,12 @@ export async function inspect(ctx: CommandContext, w: Wizard, args: InspectArgs)
     try {
       input.chain = await chain.facts(record.authorization);
       input.symbol = await chain.symbol().catch(() => undefined);
-      if (signature) input.dryRun = await chain.dryRun(captureCalldata(record.route, record.authorization, signature), record.authorization.to);
+      const endpoint = ctx.deps.registry.get(record.endpointId);
+      const off = readSettings().dryRunOff.some((name) => name === record.endpointId || name === endpoint?.name);
+      input.dryRunNote = off
+        ? `Dry run off for ${record.endpointName} (setting chainExplorer.authorizations.dryRunOff): the signature was not sent.`
+        : `The dry run sends the signature to ${record.endpointName} (eth_estimateGas and eth_call of the capture; nothing is mined). Turn it off for this endpoint with the setting chainExplorer.authorizations.dryRunOff.`;
+      if (signature && !off) input.dryRun = await chain.dryRun(captureCalldata(record.route, record.authorization, signature), record.authorization.to);
     } catch (error) {
       input.chainError = describeRpcError(error);
       input.chain = undefined;

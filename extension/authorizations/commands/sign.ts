@@ -10,6 +10,8 @@ export interface SignArgs extends KeyArgs {
   signer?: SignerChoice;
   /** With signer 'local key': a key to keep in SecretStorage first. */
   privateKey?: string;
+  /** Consent to a well-known development key on a chain that is not a development chain. */
+  allowDevKeys?: boolean;
 }
 
 export async function sign(ctx: CommandContext, w: Wizard, args: SignArgs): Promise<CommandOutcome> {
@@ -18,7 +20,7 @@ export async function sign(ctx: CommandContext, w: Wizard, args: SignArgs): Prom
   const domain = await chain.domain();
   const primaryType = primaryTypeFor(record.route);
   const a = record.authorization;
-  const signer = await ctx.signerFor(w, chain, a.from, args.signer, 'payer', args.privateKey);
+  const signer = await ctx.signerFor(w, chain, a.from, args.signer, 'payer', args.privateKey, { devChain: ctx.isDevChain(record, BigInt(domain.chainId)), allowed: args.allowDevKeys });
   const payload = authorizationTypedData(primaryType, domain, a);
   // Some wallets answer v as 0/1; the token accepts only 27/28 (the same signature, re-encoded).
   const signature = normalizeV(await ctx.signTyped(chain, signer, a.from, payload));

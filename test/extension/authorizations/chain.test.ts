@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { AuthorizationChain, cancelCalldata, captureCalldata } from '../../../extension/authorizations/chain';
+import { AuthorizationChain, cancelCalldata, captureCalldata, NEW_SEARCH } from '../../../extension/authorizations/chain';
 import { inspect } from '../../../extension/authorizations/inspector';
 import {
   authorizationKey, authorizationTypedData, cancelTypedData, deriveState, draftAuthorization, type AuthorizationRecord,
@@ -96,9 +96,53 @@ describe('authorization chain access against the mock node @integration', functi
     assert.equal(await chain.balanceOf(payer.address), payerBefore - 2_500_000n);
     assert.equal(await chain.balanceOf(merchant.address), merchantBefore + 2_500_000n);
     assert.equal(await chain.consumed(payer.address, record.authorization.nonce), true);
-    assert.equal(await chain.consumedBy(payer.address, record.authorization.nonce), 'capture');
+    const search = await chain.findConsumer(payer.address, record.authorization.nonce, NEW_SEARCH);
+    assert.equal(search.hash, tx.hash, 'the AuthorizationUsed log leads to the capture');
+    await rpc(node.url, 'evm_mine');
+    const heads = await chain.heads(1);
+    const sighting = await chain.sighting(tx.hash, heads, record.authorization);
+    assert.deepEqual(sighting.effect, { kind: 'paid' });
+    assert.equal(sighting.stage, 'confirmed');
     const now = await chain.now();
-    assert.equal(deriveState({ ...record, signed: true, orderId: 'x' }, { consumed: true, consumedBy: 'capture', now }).state, 'Used');
+    assert.equal(deriveState({ ...record, signed: true, orderId: 'x' }, { consumed: true, now, heads, consumer: { found: true, sighting } }).state, 'Used');
+  });
+
+  it('stages: submitted, pre-confirmed by a flashblock (not paid), included when sealed, confirmed at the chosen depth', async () => {
+    const record = await draft('receiveWithAuthorization');
+    const signature = await chain.signTypedDataOnEndpoint(payer.address, authorizationTypedData('ReceiveWithAuthorization', record.domain!, record.authorization));
+    const hash = await chain.sendFromEndpointAccount(merchant.address, captureCalldata('receiveWithAuthorization', record.authorization, signature));
+    const at = async (depth = 2) => chain.sighting(hash, await chain.heads(depth), record.authorization);
+    assert.equal((await at()).stage, 'submitted');
+    await rpc(node.url, 'mock_flashblock');
+    const pre = await at();
+    assert.equal(pre.stage, 'pre-confirmed', 'the receipt comes from the pending block');
+    assert.equal(pre.blockNumber, (await chain.heads(2)).latest + 1);
+    assert.notEqual(deriveState({ ...record, signed: true, orderId: 'x' }, { consumed: true, now: await chain.now(), capture: pre, heads: await chain.heads(2) }).state, 'Used');
+    await rpc(node.url, 'evm_mine');
+    assert.deepEqual([(await at()).stage, (await at()).confirmations], ['included', 1]);
+    await rpc(node.url, 'evm_mine');
+    assert.deepEqual([(await at()).stage, (await at()).confirmations], ['confirmed', 2]);
+    assert.equal((await at(0)).stage, 'included', "depth 0 means the endpoint's safe block, 10 blocks behind latest on the mock node");
+    await rpc(node.url, 'evm_mine', [9]);
+    assert.equal((await at(0)).stage, 'confirmed');
+  });
+
+  it('a second TransferWithAuthorization for the same nonce to someone else consumes it without paying the merchant', async () => {
+    const record = await draft('transferWithAuthorization');
+    const stranger = Wallet.createRandom();
+    const types = { TransferWithAuthorization: [...authorizationTypedData('TransferWithAuthorization', record.domain!, record.authorization).types.TransferWithAuthorization] };
+    const other = { ...record.authorization, to: stranger.address };
+    const signature = await payer.signTypedData({ ...record.domain!, chainId: 31337n }, types, { ...other, value: BigInt(other.value) });
+    const merchantBefore = await chain.balanceOf(merchant.address);
+    const tx = await mined(chain.sendFromLocalKey(payer.privateKey, captureCalldata('transferWithAuthorization', other, signature)));
+    await rpc(node.url, 'evm_mine');
+    assert.equal(tx.status, 'success');
+    assert.equal(await chain.balanceOf(merchant.address), merchantBefore);
+    const search = await chain.findConsumer(payer.address, record.authorization.nonce, NEW_SEARCH);
+    const sighting = await chain.sighting(search.hash!, await chain.heads(1), record.authorization);
+    assert.deepEqual(sighting.effect, { kind: 'consumed elsewhere', transfers: [{ to: stranger.address.toLowerCase(), value: 2_500_000n }] });
+    const d = deriveState({ ...record, signed: true, orderId: 'x' }, { consumed: true, now: await chain.now(), heads: await chain.heads(1), consumer: { found: true, sighting } });
+    assert.equal(d.state, 'Consumed elsewhere');
   });
 
   it('cancel: payer-signed CancelAuthorization relayed raw; then AuthorizationCanceled is found and a capture dry run reverts', async () => {
@@ -107,7 +151,8 @@ describe('authorization chain access against the mock node @integration', functi
     const cancelSig = await chain.signTypedDataOnEndpoint(payer.address, cancelTypedData(record.domain!, payer.address, record.authorization.nonce));
     const tx = await mined(chain.sendFromLocalKey(merchant.privateKey, cancelCalldata(payer.address, record.authorization.nonce, cancelSig)));
     assert.equal(tx.status, 'success');
-    assert.equal(await chain.consumedBy(payer.address, record.authorization.nonce), 'cancel');
+    const search = await chain.findConsumer(payer.address, record.authorization.nonce, NEW_SEARCH);
+    assert.deepEqual((await chain.sighting(search.hash!, await chain.heads(1), record.authorization)).effect, { kind: 'canceled' });
     assert.deepEqual(await chain.dryRun(captureCalldata('receiveWithAuthorization', record.authorization, signature), merchant.address),
       { ok: false, reason: 'FiatTokenV2: authorization is used or canceled' });
   });
@@ -129,5 +174,34 @@ describe('authorization chain access against the mock node @integration', functi
     assert.deepEqual(await chain.waitForReceipt(hash, 300, 50), { hash, status: 'pending' });
     await rpc(node.url, 'mock_flashblock');
     assert.equal((await chain.waitForReceipt(hash, 5_000)).status, 'success');
+  });
+
+  it('finds an old cancel at any depth: walks back in ranges, halving on the -32005 range error, continuing where it stopped', async () => {
+    // A node whose public profile allows 50-block log ranges, so a few hundred blocks are "deep".
+    const small = await startTestNode({ limits: { public: { maxLogBlockRange: 50 } } });
+    try {
+      const c = new AuthorizationChain(new RpcClient(small.url), small.tokenAddress);
+      const [p, m] = [new Wallet(small.accounts[4].privateKey), new Wallet(small.accounts[5].privateKey)];
+      const nonce = `0x${randomBytes(32).toString('hex')}`;
+      const cancelSig = await c.signTypedDataOnEndpoint(p.address, cancelTypedData(await c.domain(), p.address, nonce));
+      const hash = await c.sendFromLocalKey(m.privateKey, cancelCalldata(p.address, nonce, cancelSig));
+      await rpc(small.url, 'evm_mine', [300]);
+      const head = (await c.heads(1)).latest;
+      // Starting with ranges the endpoint refuses: it halves until they fit (5000 → … → 39).
+      const found = await c.findConsumer(p.address, nonce, { ...NEW_SEARCH, span: 5000 });
+      assert.equal(found.hash, hash);
+      assert.equal(found.span, 39);
+      // Two requests per call: the search stops, then continues where it stopped, down to block 0.
+      const fresh = `0x${randomBytes(32).toString('hex')}`;
+      let search = await c.findConsumer(p.address, fresh, { ...NEW_SEARCH, span: 40 }, 2);
+      assert.deepEqual([search.hash, search.complete, search.newest, search.oldest], [undefined, false, head, head - 79]);
+      let calls = 1;
+      while (!search.complete) { search = await c.findConsumer(p.address, fresh, search, 2); calls++; }
+      assert.equal(search.oldest, 0);
+      assert.equal(calls, Math.ceil((head + 1) / 80));
+      assert.equal(search.hash, undefined, 'an unused nonce: nothing found, every block read');
+    } finally {
+      await small.stop();
+    }
   });
 });

@@ -4,12 +4,22 @@ import { strict as assert } from 'node:assert';
 import { TypedDataEncoder } from 'ethers';
 import { TYPEHASHES } from '../../../mock-node/tokenKit/index';
 import {
-  allowedActions, authorizationTypedData, defaultWindow, deriveState, draftAuthorization, formatTokenAmount, InputError,
-  LIFECYCLE_STATES, normalizeV, parseTokenAmount, primaryTypeFor, refusal, windowStatus, type DraftInput,
+  actionsFor, allowedActions, authorizationTypedData, defaultWindow, deriveState, draftAuthorization, formatTokenAmount, InputError,
+  LIFECYCLE_STATES, normalizeV, parseTokenAmount, primaryTypeFor, refusal, refusalFor, windowStatus, type DraftInput,
 } from '../../../extension/authorizations/model';
+import type { Effect, Heads, Sighting, Stage } from '../../../extension/authorizations/evidence';
 import { DOMAIN, drafted, MERCHANT, NONCE, PAYER, signedRecord, storedRecord, TOKEN, VALID_AFTER, VALID_BEFORE } from './fixtures';
 
 const INSIDE = VALID_AFTER + 100;
+const HEADS: Heads = { latest: 10, confirmed: 5, confirmedBy: "the endpoint's safe block (5)" };
+const PAID: Effect = { kind: 'paid' };
+const CANCELED: Effect = { kind: 'canceled' };
+const STRANGER = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+
+/** A transaction as the observer would see it, its confirmations computed from HEADS. */
+function seen(hash: string, stage: Stage, effect?: Effect, blockNumber?: number): Sighting {
+  return { hash, stage, effect, blockNumber, ...(blockNumber !== undefined && blockNumber <= HEADS.latest ? { confirmations: HEADS.latest - blockNumber + 1 } : {}) };
+}
 
 describe('authorization lifecycle: the seed state table', () => {
   it('(none) → Drafted: terms set, nothing onchain', () => {
@@ -30,36 +40,70 @@ describe('authorization lifecycle: the seed state table', () => {
     assert.match(d.note, /order-42/);
   });
 
-  it('Stored → Used (captured): the nonce is consumed and our capture receipt succeeded', () => {
+  it('Stored → Used (captured): our capture is sealed and its own logs show AuthorizationUsed and the signed transfer', () => {
     const record = storedRecord({ capture: { hash: '0x01', status: 'success', blockNumber: 7 } });
-    assert.equal(deriveState(record, { consumed: true, now: INSIDE }).state, 'Used');
+    const d = deriveState(record, { consumed: true, now: INSIDE, heads: HEADS, capture: seen('0x01', 'included', PAID, 7) });
+    assert.equal(d.state, 'Used');
+    assert.match(d.note, /^paid: 0x01 included in block 7 \(4 confirmations; not yet at the endpoint's safe block \(5\)\)/);
+    assert.equal(d.paid?.hash, '0x01');
   });
 
-  it('Stored → Used also when the AuthorizationUsed log is the evidence (captured elsewhere)', () => {
-    assert.equal(deriveState(storedRecord(), { consumed: true, consumedBy: 'capture', now: INSIDE }).state, 'Used');
+  it('Stored → Used also when the evidence is a transaction found by the token logs (captured from another window)', () => {
+    const d = deriveState(storedRecord(), { consumed: true, now: INSIDE, heads: HEADS, consumer: { found: true, sighting: seen('0x0b', 'confirmed', PAID, 3) } });
+    assert.equal(d.state, 'Used');
+    assert.match(d.note, /0x0b confirmed in block 3/);
+  });
+
+  it('wrong answer 1: the nonce consumed by a second signature paying someone else is "Consumed elsewhere", not Used', () => {
+    const other = seen('0x0c', 'included', { kind: 'consumed elsewhere', transfers: [{ to: STRANGER, value: 12_500_000n }] }, 9);
+    const d = deriveState(storedRecord(), { consumed: true, now: INSIDE, heads: HEADS, consumer: { found: true, sighting: other } });
+    assert.equal(d.state, 'Consumed elsewhere');
+    assert.equal(d.consumedBy?.hash, '0x0c');
+    assert.match(d.note, new RegExp(`^not paid: the nonce was consumed by 0x0c included in block 9 .*which moved 12.5 to ${STRANGER}, not 12.5 to ${MERCHANT.address}`));
+    assert.deepEqual(actionsFor(d), ['inspect', 'export', 'delete']);
+  });
+
+  it('wrong answer 2: a capture only in the pending block (a flashblock receipt) is not paid; sealed it is', () => {
+    const record = storedRecord({ capture: { hash: '0x0d', status: 'pending' } });
+    const pre = deriveState(record, { consumed: true, now: INSIDE, heads: HEADS, capture: seen('0x0d', 'pre-confirmed', PAID, 11) });
+    assert.equal(pre.state, 'Stored');
+    assert.equal(pre.inFlight?.stage, 'pre-confirmed');
+    assert.match(pre.note, /in flight: 0x0d pre-confirmed in the pending block 11/);
+    assert.equal(deriveState(record, { consumed: true, now: INSIDE, heads: HEADS, capture: seen('0x0d', 'included', PAID, 10) }).state, 'Used');
+    // A reorganization that takes it out of its block puts it back in flight (or drops it).
+    const back = deriveState(record, { consumed: false, now: INSIDE, heads: HEADS, capture: seen('0x0d', 'submitted') });
+    assert.deepEqual([back.state, back.inFlight?.stage], ['Stored', 'submitted']);
+    const gone = deriveState(record, { consumed: false, now: INSIDE, heads: HEADS, capture: seen('0x0d', 'dropped') });
+    assert.equal(gone.state, 'Stored');
+    assert.match(gone.note, /0x0d is not known to the endpoint/);
+    assert.ok(actionsFor(gone).includes('capture'), 'a dropped capture can be sent again');
+  });
+
+  it('wrong answer 3: while a capture is in flight, a second capture (and a cancel) is refused', () => {
+    const d = deriveState(storedRecord({ capture: { hash: '0x0e', status: 'pending' } }), { consumed: false, now: INSIDE, heads: HEADS, capture: seen('0x0e', 'submitted') });
+    assert.ok(!actionsFor(d).includes('capture'));
+    assert.match(refusalFor('capture', d) ?? '', /in flight \(0x0e submitted, not in a block yet\).*a second capture is refused/);
+    assert.ok(refusalFor('cancel', d));
+    assert.equal(refusalFor('inspect', d), undefined);
+  });
+
+  it('wrong answer 4: a consumed nonce whose transaction is not found says so and is not counted as paid', () => {
+    const d = deriveState(storedRecord(), { consumed: true, now: INSIDE, heads: HEADS, consumer: { found: false, searched: 'searched every block, 0–4000 and pending' } });
+    assert.equal(d.state, 'Consumed elsewhere');
+    assert.equal(d.note, 'nonce consumed onchain; the consuming transaction was not found (searched every block, 0–4000 and pending): not counted as paid');
   });
 
   it('Stored, capture fails → unchanged: a status 0x0 receipt leaves it Stored and the note says so', () => {
     const record = storedRecord({ capture: { hash: '0x02', status: 'reverted', reason: 'FiatTokenV2: authorization is not yet valid' } });
-    const d = deriveState(record, { consumed: false, now: INSIDE });
+    const d = deriveState(record, { consumed: false, now: INSIDE, heads: HEADS, capture: seen('0x02', 'reverted', undefined, 6) });
     assert.equal(d.state, 'Stored');
     assert.match(d.note, /last capture reverted: FiatTokenV2: authorization is not yet valid/);
   });
 
-  it('a capture still waiting for its receipt is not paid: Stored while the nonce is unused', () => {
-    assert.equal(deriveState(storedRecord({ capture: { hash: '0x03', status: 'pending' } }), { consumed: false, now: INSIDE }).state, 'Stored');
-  });
-
-  it('Stored → Canceled: payer-signed cancellation relayed, nonce consumed', () => {
+  it('Stored → Canceled: payer-signed cancellation relayed, its own AuthorizationCanceled log sealed', () => {
     const record = storedRecord({ cancel: { hash: '0x04', status: 'success' } });
-    assert.equal(deriveState(record, { consumed: true, now: INSIDE }).state, 'Canceled');
-    assert.equal(deriveState(storedRecord(), { consumed: true, consumedBy: 'cancel', now: INSIDE }).state, 'Canceled');
-  });
-
-  it('a consumed nonce without evidence of how is Used (the token records used and canceled as one state)', () => {
-    const d = deriveState(storedRecord(), { consumed: true, now: INSIDE });
-    assert.equal(d.state, 'Used');
-    assert.match(d.note, /elsewhere/);
+    assert.equal(deriveState(record, { consumed: true, now: INSIDE, heads: HEADS, cancel: seen('0x04', 'included', CANCELED, 8) }).state, 'Canceled');
+    assert.equal(deriveState(storedRecord(), { consumed: true, now: INSIDE, heads: HEADS, consumer: { found: true, sighting: seen('0x05', 'confirmed', CANCELED, 2) } }).state, 'Canceled');
   });
 
   it('Stored → Voided offchain: the merchant marks it void; the nonce stays unused onchain', () => {
@@ -74,22 +118,10 @@ describe('authorization lifecycle: the seed state table', () => {
     assert.equal(deriveState(storedRecord(), { consumed: false, now: VALID_BEFORE - 1 }).state, 'Stored');
   });
 
-  it('onchain truth wins: a voided or expired authorization that was canceled onchain is Canceled', () => {
+  it('onchain truth wins: a voided or expired authorization that was canceled or paid onchain is Canceled or Used', () => {
     const record = storedRecord({ voided: true, cancel: { hash: '0x05', status: 'success' } });
-    assert.equal(deriveState(record, { consumed: true, now: VALID_BEFORE + 10 }).state, 'Canceled');
-    assert.equal(deriveState(storedRecord(), { consumed: true, consumedBy: 'capture', now: VALID_BEFORE + 10 }).state, 'Used');
-  });
-
-  it('our successful capture wins over a cancel log (a capture and a cancel cannot both consume one nonce)', () => {
-    const record = storedRecord({ capture: { hash: '0x06', status: 'success' } });
-    assert.equal(deriveState(record, { consumed: true, consumedBy: 'cancel', now: INSIDE }).state, 'Used');
-  });
-
-  it('a capture that succeeded on a chain that now says unused (a reset mock node) is Stored again, and the note says why', () => {
-    const record = storedRecord({ capture: { hash: '0x07', status: 'success', blockNumber: 3 } });
-    const d = deriveState(record, { consumed: false, now: INSIDE });
-    assert.equal(d.state, 'Stored');
-    assert.match(d.note, /capture 0x07 succeeded: a different or reset chain/);
+    assert.equal(deriveState(record, { consumed: true, now: VALID_BEFORE + 10, heads: HEADS, cancel: seen('0x05', 'included', CANCELED, 9) }).state, 'Canceled');
+    assert.equal(deriveState(storedRecord(), { consumed: true, now: VALID_BEFORE + 10, heads: HEADS, consumer: { found: true, sighting: seen('0x06', 'included', PAID, 9) } }).state, 'Used');
   });
 
   it('an unreadable chain derives from local data and says the onchain state is unknown', () => {
@@ -99,16 +131,16 @@ describe('authorization lifecycle: the seed state table', () => {
     assert.match(d.note, /onchain state unknown/);
   });
 
-  it('with the chain unreadable (e.g. after a reload, the node not started), our successful receipts still decide Used and Canceled', () => {
+  it('with the chain unreadable (e.g. after a reload, the node not started), our last receipts still decide Used and Canceled, and say so', () => {
     const used = deriveState(storedRecord({ capture: { hash: '0x08', status: 'success' } }), { consumed: undefined, now: INSIDE });
     assert.deepEqual([used.state, used.onchain], ['Used', 'unknown']);
-    assert.match(used.note, /from our receipt 0x08/);
+    assert.match(used.note, /from our receipt 0x08; the chain cannot be read now/);
     assert.equal(deriveState(storedRecord({ cancel: { hash: '0x09', status: 'success' } }), { consumed: undefined, now: VALID_BEFORE + 5 }).state, 'Canceled');
     assert.equal(deriveState(storedRecord({ capture: { hash: '0x0a', status: 'reverted' } }), { consumed: undefined, now: INSIDE }).state, 'Stored');
   });
 
-  it("lists the seven states in the seed's order", () => {
-    assert.deepEqual([...LIFECYCLE_STATES], ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Voided offchain', 'Expired']);
+  it("lists the seed's seven states in its order, with Consumed elsewhere (not paid) after Canceled", () => {
+    assert.deepEqual([...LIFECYCLE_STATES], ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Consumed elsewhere', 'Voided offchain', 'Expired']);
   });
 });
 

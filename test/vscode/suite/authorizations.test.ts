@@ -114,7 +114,7 @@ describe('Authorizations view with the mock node', function () {
   it('registers every authorization command it contributes, in the Chain category', async () => {
     const contributed = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; category: string }[] } })
       .contributes.commands.filter((c) => c.command.startsWith('chainExplorer.authorizations.'));
-    assert.equal(contributed.length, 13);
+    assert.equal(contributed.length, 15);
     const registered = await vscode.commands.getCommands(true);
     for (const c of contributed) {
       assert.ok(registered.includes(c.command), `${c.command} is registered`);
@@ -122,13 +122,13 @@ describe('Authorizations view with the mock node', function () {
     }
   });
 
-  it('shows its welcome (no groups) while empty, and the seven lifecycle groups once there is an authorization', async () => {
+  it('shows its welcome (no groups) while empty, and the eight lifecycle groups once there is an authorization', async () => {
     assert.equal(explorer.authorizations.treeView.visible, true, 'the Authorizations view is open');
     assert.equal(explorer.authorizations.store.list().length, 0, 'a fresh workspace');
     assert.deepEqual(explorer.authorizations.tree.getChildren(), [], 'no groups: VS Code shows the welcome');
     const key = await run<string>('draft', { endpointId: ENDPOINT, payer, merchant, amount: '0.01' });
     const groups = await viewGroups();
-    assert.deepEqual([...groups.keys()], ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Voided offchain', 'Expired']);
+    assert.deepEqual([...groups.keys()], ['Drafted', 'Signed', 'Stored', 'Used', 'Canceled', 'Consumed elsewhere', 'Voided offchain', 'Expired']);
     assert.deepEqual(groups.get('Drafted'), { count: '1', keys: [key] });
     assert.equal(await run('delete', { key }), key, 'a draft can be removed');
     assert.equal(explorer.authorizations.store.get(key), undefined);
@@ -335,7 +335,7 @@ describe('Authorizations view with the mock node', function () {
     assert.equal(imported.signedWith, 'imported');
     assert.equal(imported.orderId, 'order-1002');
     await expectState(key, 'Used');
-    assert.equal(explorer.authorizations.tree.observer.stateOf(imported).note, 'captured: nonce consumed by the capture', 'found by the AuthorizationUsed log');
+    assert.match(explorer.authorizations.tree.observer.stateOf(imported).note, /^paid: 0x[0-9a-f]{64} (included|confirmed) in block \d+/, 'found by the AuthorizationUsed log, with the transfer in the same transaction');
   });
 
   it("not yet valid: the inspector shows the token's reason from the dry run; void keeps the nonce unused onchain", async () => {
