@@ -102,10 +102,11 @@ function baseUnitsOf(raw: string): bigint | undefined {
 }
 
 /**
- * Reads a stored authorization file. With `clock`, also says where the window stands against it
- * (expired, not yet valid), naming the clock in the message.
+ * Reads a stored authorization file. With `clock` (or a function giving the clock for the file's
+ * domain, e.g. the chain's block time), also says where the window stands against it (expired,
+ * not yet valid), naming the clock in the message.
  */
-export function readAuthorizationFile(text: string, clock?: FileClock): AuthorizationFileReading {
+export function readAuthorizationFile(text: string, clock?: FileClock | ((domain: DomainFields | undefined) => FileClock)): AuthorizationFileReading {
   const { root, syntax } = parseAuthorizationTree(text);
   const problems: Problem[] = [...syntax];
   const add = (node: { offset: number; length: number }, severity: Severity, code: string, message: string, fix?: Fix): void => {
@@ -132,6 +133,7 @@ export function readAuthorizationFile(text: string, clock?: FileClock): Authoriz
 
   // The transfer authorization.
   const auth = property(root, 'authorization');
+  let judgeWindow: ((c: FileClock) => void) | undefined;
   const good: Partial<Record<(typeof AUTHORIZATION_FIELDS)[number], string | bigint>> = {};
   if (!auth) {
     add(brace, 'error', 'authorization-missing', 'missing "authorization": {from, to, value, validAfter, validBefore, nonce}');
@@ -183,10 +185,16 @@ export function readAuthorizationFile(text: string, clock?: FileClock): Authoriz
     const beforeNode = property(auth, 'validBefore');
     if (after !== undefined && before !== undefined && after >= before) {
       add(beforeNode!, 'error', 'window-order', `validBefore ${before} is not after validAfter ${after}: no block time can satisfy validAfter < t < validBefore`);
-    } else if (clock && before !== undefined && before <= BigInt(clock.now)) {
-      add(beforeNode!, 'warning', 'expired', `expired by ${clock.name}: validBefore ${before} (${isoSeconds(before)}) was ${relative(before, clock.now)}; a capture reverts with "FiatTokenV2: authorization is expired"`);
-    } else if (clock && after !== undefined && after >= BigInt(clock.now)) {
-      add(property(auth, 'validAfter')!, 'information', 'not-yet-valid', `not valid yet by ${clock.name}: capture works after ${isoSeconds(after)} (${relative(after, clock.now)})`);
+    } else if (clock) {
+      // Judged once the domain is read: the clock can be the chain's for that domain.
+      const afterNode = property(auth, 'validAfter');
+      judgeWindow = (c: FileClock): void => {
+        if (before !== undefined && before <= BigInt(c.now)) {
+          add(beforeNode!, 'warning', 'expired', `expired by ${c.name}: validBefore ${before} (${isoSeconds(before)}) was ${relative(before, c.now)}; a capture reverts with "FiatTokenV2: authorization is expired"`);
+        } else if (after !== undefined && after >= BigInt(c.now)) {
+          add(afterNode!, 'information', 'not-yet-valid', `not valid yet by ${c.name}: capture works after ${isoSeconds(after)} (${relative(after, c.now)})`);
+        }
+      };
     }
     const nonce = property(auth, 'nonce');
     if (nonce) {
@@ -267,6 +275,8 @@ export function readAuthorizationFile(text: string, clock?: FileClock): Authoriz
       `signed as ${primaryType}, but ${routeNode ? 'the capture route' : 'the default capture route'} ${route} verifies ${primaryTypeFor(route)}: ` +
       `the capture reverts with "FiatTokenV2: invalid signature". Capture with ${routeFor(primaryType)} (set captureRoute) or have the payer sign ${primaryTypeFor(route)}.`);
   }
+
+  if (judgeWindow && clock) judgeWindow(typeof clock === 'function' ? clock(domain) : clock);
 
   const complete = AUTHORIZATION_FIELDS.every((f) => good[f] !== undefined);
   const authorization: AuthorizationMessage | undefined = complete ? {

@@ -7,6 +7,7 @@ import { describeRpcError } from '../rpc/errors';
 import type { EndpointRegistry } from '../rpc/endpoints';
 import { readSettings } from '../settings';
 import { AuthorizationChain, NEW_SEARCH, type ConsumerSearch } from './chain';
+import type { ChainClock } from '../language/server/authorizationDiagnostics';
 import type { Heads } from './evidence';
 import {
   actionsFor, deriveState, formatTokenAmount, LIFECYCLE_STATES, shortAddress, summary,
@@ -32,7 +33,7 @@ const GROUP_ICONS: Record<LifecycleState, string> = {
 };
 
 /** What one refresh reads once per endpoint: the chain's clock and heads. */
-type PerEndpoint = Map<string, Promise<{ now?: number; heads?: Heads }>>;
+type PerEndpoint = Map<string, Promise<{ now?: number; heads?: Heads; chainId?: bigint }>>;
 
 /** Reads what each record's state depends on and derives it. */
 export class AuthorizationObserver {
@@ -40,6 +41,9 @@ export class AuthorizationObserver {
   private errors = new Map<string, string>();
   /** Searches for the transaction that consumed a nonce, per record (continued on each refresh). */
   private readonly searches = new Map<string, ConsumerSearch>();
+  private readonly clocksRead = new vscode.EventEmitter<ChainClock[]>();
+  /** The block time of each endpoint with a known token, after every refresh (the language server judges `.authorization.json` windows by it). */
+  readonly onDidReadClocks = this.clocksRead.event;
 
   constructor(private readonly store: AuthorizationStore, private readonly registry: EndpointRegistry) {}
 
@@ -58,7 +62,8 @@ export class AuthorizationObserver {
       let endpoint = shared?.get(record.endpointId);
       if (!endpoint) {
         const depth = readSettings().confirmationDepth;
-        endpoint = Promise.all([chain.now().catch(() => undefined), chain.heads(depth).catch(() => undefined)]).then(([now, heads]) => ({ now, heads }));
+        endpoint = Promise.all([chain.now().catch(() => undefined), chain.heads(depth).catch(() => undefined), chain.chainId().catch(() => undefined)])
+          .then(([now, heads, chainId]) => ({ now, heads, chainId }));
         shared?.set(record.endpointId, endpoint);
       }
       const a = record.authorization;
@@ -104,6 +109,7 @@ export class AuthorizationObserver {
     const records = this.store.list();
     const shared: PerEndpoint = new Map();
     const results = await Promise.all(records.map(async (record) => ({ record, ...(await this.observe(record, shared)) })));
+    void this.readClocks(shared, records);
     const derived = new Map<string, DerivedState>();
     const errors = new Map<string, string>();
     for (const { record, observation, error } of results) {
@@ -112,6 +118,26 @@ export class AuthorizationObserver {
     }
     this.derived = derived;
     this.errors = errors;
+  }
+
+  /** The chain's clock per endpoint and token: the records' and every endpoint's own token. */
+  private async readClocks(shared: PerEndpoint, records: AuthorizationRecord[]): Promise<void> {
+    const pairs = new Map<string, { endpointId: string; token: string }>();
+    for (const r of records) pairs.set(`${r.endpointId}|${r.token.toLowerCase()}`, { endpointId: r.endpointId, token: r.token });
+    for (const e of this.registry.list()) if (e.tokenAddress) pairs.set(`${e.id}|${e.tokenAddress.toLowerCase()}`, { endpointId: e.id, token: e.tokenAddress });
+    const clocks = await Promise.all([...pairs.values()].map(async ({ endpointId, token }): Promise<ChainClock | undefined> => {
+      const endpoint = this.registry.get(endpointId);
+      const chain = this.chainFor({ endpointId, token });
+      if (!endpoint || !chain) return undefined;
+      let read = shared.get(endpointId);
+      if (!read) {
+        read = Promise.all([chain.now().catch(() => undefined), chain.chainId().catch(() => undefined)]).then(([now, chainId]) => ({ now, chainId }));
+        shared.set(endpointId, read);
+      }
+      const { now, chainId } = await read;
+      return now !== undefined && chainId !== undefined ? { chainId: chainId.toString(), token, endpointName: endpoint.name, now, observedAtMs: Date.now() } : undefined;
+    }));
+    this.clocksRead.fire(clocks.filter((c): c is ChainClock => c !== undefined));
   }
 
   /** The last derived state; records not yet observed are derived from local data and the local clock. */

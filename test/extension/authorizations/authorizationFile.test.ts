@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import { readAuthorizationFile } from '../../../extension/authorizations/authorizationFile';
 import { parseImport } from '../../../extension/authorizations/exchange';
 import { exportAuthorization } from '../../../extension/authorizations/model';
-import { analyzeAuthorization } from '../../../extension/language/server/authorizationDiagnostics';
-import { drafted, signAs, signedRecord, VALID_AFTER } from './fixtures';
+import { analyzeAuthorization, clockFor } from '../../../extension/language/server/authorizationDiagnostics';
+import { drafted, signAs, signedRecord, TOKEN, VALID_AFTER, VALID_BEFORE } from './fixtures';
 
 const CLOCK = { now: VALID_AFTER + 100, name: 'the test clock' };
 
@@ -78,5 +78,20 @@ describe('the .authorization.json reader shared by Import and the language serve
     const [expired] = readAuthorizationFile(text, late).problems;
     assert.equal(expired.code, 'expired');
     assert.match(expired.message, /^expired by block time of Mock node \(public\): validBefore/);
+  });
+
+  it("wrong answer 5: after the chain's clock moved (evm_increaseTime), diagnostics judge the window by the chain's block time and say so", () => {
+    const text = JSON.stringify(exported);
+    const localMs = (VALID_AFTER + 100) * 1000;
+    // This computer's clock: inside the window, no problem; the message would name this clock.
+    assert.deepEqual(analyzeAuthorization(text, (domain) => clockFor([], domain, localMs)), []);
+    // The chain's clock, read 30 s ago, already past validBefore: expired, by the chain's block time.
+    const clocks = [{ chainId: '31337', token: TOKEN.toLowerCase(), endpointName: 'Mock node (public)', now: VALID_BEFORE - 10, observedAtMs: localMs - 30_000 }];
+    const [expired] = analyzeAuthorization(text, (domain) => clockFor(clocks, domain, localMs));
+    assert.equal(expired?.code, 'expired');
+    assert.match(expired.message, /^expired by block time of Mock node \(public\): validBefore/);
+    // Another chain's clock does not apply; a file without a domain says why the local clock is used.
+    assert.equal(clockFor(clocks, { name: 'USD Coin', version: '2', chainId: '8453', verifyingContract: TOKEN }, localMs).name, "this computer's clock (no endpoint of chain 8453 with this token was read)");
+    assert.equal(clockFor(clocks, undefined, localMs).name, "this computer's clock (the file has no domain)");
   });
 });
