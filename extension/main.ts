@@ -38,13 +38,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const authorizations = activateAuthorizations(context, registry, output);
   const language = registerLanguageFeatures({ context, registry, json, output });
   const tokenDemo = registerTokenDemoCommands(mockNode);
+  // The language server judges .authorization.json windows by the chains' block times the view reads.
+  const clocks = authorizations.api.tree.observer.onDidReadClocks((read) => language.api.setChainClocks(read));
 
   context.subscriptions.push(
     output, registry, mockNode,
     vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, json),
     ...explorer.disposables,
     ...registerMockNodeCommands(mockNode),
-    ...tokenDemo.disposables,
+    ...tokenDemo.disposables, clocks,
     ...authorizations.disposables,
     ...language.disposables,
     vscode.commands.registerCommand('chainExplorer.showVersion', () => {

@@ -18,6 +18,7 @@ import { readSettings } from '../settings';
 import { endpointProfile, payloadOf, sendPayload } from './send';
 import { parseRpcDocument, segmentAt, type ParsedRpcDocument } from './server/document';
 import { AUTHORIZATION_LANGUAGE_ID, RPC_LANGUAGE_ID, SEND_COMMAND, type KnownEndpoint } from './server/protocol';
+import type { ChainClock } from './server/authorizationDiagnostics';
 
 export const CHOOSE_ENDPOINT_COMMAND = 'chainExplorer.language.chooseEndpoint';
 const LANGUAGE_IDS = [RPC_LANGUAGE_ID, AUTHORIZATION_LANGUAGE_ID];
@@ -40,6 +41,8 @@ export interface LanguageFeaturesApi {
   /** The endpoint id remembered for a document. */
   endpointFor(uri: vscode.Uri): string | undefined;
   rememberEndpoint(uri: vscode.Uri, endpointId: string | undefined): Promise<void>;
+  /** The chains' block times (from the Authorizations view), by which `.authorization.json` windows are judged. */
+  setChainClocks(clocks: ChainClock[]): void;
 }
 
 interface Deps {
@@ -104,6 +107,7 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
     this.deps.output.info(`language server started in ${Date.now() - started} ms`);
     await this.pushEndpoints();
     await this.pushChoices();
+    await this.pushClocks();
   }
 
   private knownEndpoints(): KnownEndpoint[] {
@@ -117,6 +121,18 @@ class LanguageFeatures implements vscode.Disposable, LanguageFeaturesApi {
 
   private choices(): Record<string, string> {
     return this.deps.context.workspaceState.get<Record<string, string>>(CHOICES_KEY) ?? {};
+  }
+
+  private clocks: ChainClock[] = [];
+
+  setChainClocks(clocks: ChainClock[]): void {
+    this.clocks = clocks;
+    void this.pushClocks().catch(() => undefined);
+  }
+
+  private async pushClocks(): Promise<void> {
+    if (!this.client?.isRunning() || !this.messages) return;
+    await this.client.sendNotification(this.messages.chainClocks, this.clocks);
   }
 
   private async pushChoices(): Promise<void> {

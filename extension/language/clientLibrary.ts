@@ -3,7 +3,7 @@
 // dist/extension.js it would add ~15 ms to every activation. Built by esbuild.mjs.
 // The custom messages (server/messages.ts) come with it as this library's typed NotificationTypes.
 import { NotificationType } from 'vscode-languageclient/node';
-import { DOCUMENT_ENDPOINTS, ENDPOINTS, type NotificationSpec } from './server/messages';
+import { CHAIN_CLOCKS, DOCUMENT_ENDPOINTS, ENDPOINTS, type NotificationSpec } from './server/messages';
 
 export { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 
@@ -12,4 +12,5 @@ const typed = <P>(spec: NotificationSpec<P>) => new NotificationType<P>(spec.met
 export const messages = {
   endpoints: typed(ENDPOINTS),
   documentEndpoints: typed(DOCUMENT_ENDPOINTS),
+  chainClocks: typed(CHAIN_CLOCKS),
 };

@@ -4,6 +4,7 @@
 // vscode-languageclient, the server through vscode-languageserver: they ship different
 // vscode-jsonrpc versions, whose classes TypeScript will not mix), so both send and handle the
 // same shape under the same name. Importing this module loads nothing.
+import type { ChainClock } from './authorizationDiagnostics';
 import type { KnownEndpoint } from './rpcDiagnostics';
 
 /** A notification: its method, and (in the type only) its params. */
@@ -22,3 +23,6 @@ export const ENDPOINTS = notification<KnownEndpoint[]>('chainExplorer/endpoints'
 
 /** Client → server: the endpoint Send uses for each document ({ [uri]: endpointId }). */
 export const DOCUMENT_ENDPOINTS = notification<Record<string, string>>('chainExplorer/documentEndpoints');
+
+/** Client → server: each chain's block time as the extension last read it, by which `.authorization.json` windows are judged. */
+export const CHAIN_CLOCKS = notification<ChainClock[]>('chainExplorer/chainClocks');

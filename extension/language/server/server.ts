@@ -6,13 +6,13 @@ import {
   CodeLensRefreshRequest, MarkupKind, NotificationType, ProposedFeatures, TextDocuments, TextDocumentSyncKind, TextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeAuthorization } from './authorizationDiagnostics';
+import { analyzeAuthorization, clockFor, type ChainClock } from './authorizationDiagnostics';
 import { authorizationCompletions, directiveCompletions, rpcCompletions, type CompletionEntry } from './completion';
 import { parseRpcDocument, type Fix, type Problem } from './document';
 import { authorizationHover, rpcHover } from './hover';
 import { sendLenses, SEND_COMMAND } from './lenses';
 import { documentSymbols, type RequestSymbol } from './symbols';
-import { DOCUMENT_ENDPOINTS, ENDPOINTS, type NotificationSpec } from './messages';
+import { CHAIN_CLOCKS, DOCUMENT_ENDPOINTS, ENDPOINTS, type NotificationSpec } from './messages';
 import { AUTHORIZATION_LANGUAGE_ID, RPC_LANGUAGE_ID } from './protocol';
 import { analyzeRpcDocument, resolveProfile, type KnownEndpoint } from './rpcDiagnostics';
 
@@ -20,6 +20,7 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let endpoints: KnownEndpoint[] = [];
 let documentEndpoints: Record<string, string> = {};
+let chainClocks: ChainClock[] = [];
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -50,7 +51,7 @@ function validate(document: TextDocument): void {
   const text = document.getText();
   const problems = kind === 'rpc'
     ? analyzeRpcDocument(parseRpcDocument(text), { endpoints, chosenEndpointId: documentEndpoints[document.uri] })
-    : analyzeAuthorization(text, { now: now(), name: "this computer's clock" });
+    : analyzeAuthorization(text, (domain) => clockFor(chainClocks, domain, Date.now()));
   void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: problems.map((p) => toDiagnostic(document, p)) });
 }
 
@@ -102,6 +103,11 @@ connection.onNotification(typed(DOCUMENT_ENDPOINTS), (map) => {
   documentEndpoints = map && typeof map === 'object' ? map : {};
   validateAll('rpc');
   void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+});
+
+connection.onNotification(typed(CHAIN_CLOCKS), (clocks) => {
+  chainClocks = Array.isArray(clocks) ? clocks : [];
+  validateAll('authorization');
 });
 
 connection.onCompletion((params) => {

@@ -220,6 +220,23 @@ describe('Authorization journeys from the commands alone', function () {
     assert.match(explorer.tokenDemo.lastError ?? '', /minutes must be a whole number above 0/);
   });
 
+  it("wrong answer 5: .authorization.json diagnostics use the chain's clock for the file's chain and token, and say which clock", async () => {
+    const key = await stored(node.accounts[1].address, node.accounts[2].address, '0.5', 'order-clock');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'auth-clock-')), 'order-clock.authorization.json');
+    await run('export', { key, path: file, confirmed: true });
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(document);
+    await explorer.language.whenReady();
+    // The chain's clock jumps past validBefore; this computer's clock does not.
+    await rpc(url, 'evm_increaseTime', [3600]);
+    await rpc(url, 'evm_mine');
+    await run('refresh');
+    const expired = await waitFor('expired by the chain\'s block time', () => vscode.languages.getDiagnostics(document.uri)
+      .find((d) => String(typeof d.code === 'object' ? d.code.value : d.code) === 'expired'), 30_000);
+    assert.match(expired.message, /^expired by block time of Mock node \((public|dedicated)\): validBefore/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('safety: Export defaults outside the workspace, warns naming .gitignore inside it, and writes mode 0600 also over an existing file', async () => {
     const key = await stored(node.accounts[1].address, node.accounts[2].address, '0.5', 'order-export');
     let offered: vscode.Uri | undefined;
