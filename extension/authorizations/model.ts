@@ -86,6 +86,25 @@ export interface AuthorizationRecord {
   consumerHash?: string;
 }
 
+/** A transaction recorded for an authorization: our capture or cancel, or the one that consumed its nonce. */
+export type TransactionRole = 'capture' | 'cancel' | 'consumer';
+
+export const TRANSACTION_ROLE_LABELS: Record<TransactionRole, string> = {
+  capture: 'The capture',
+  cancel: 'The cancellation',
+  consumer: 'The transaction that consumed the nonce',
+};
+
+/** The transactions recorded for an authorization, capture first. */
+export function transactionsOf(record: Pick<AuthorizationRecord, 'capture' | 'cancel' | 'consumerHash'>): { role: TransactionRole; hash: string }[] {
+  const recorded: { role: TransactionRole; hash: string | undefined }[] = [
+    { role: 'capture', hash: record.capture?.hash },
+    { role: 'cancel', hash: record.cancel?.hash },
+    { role: 'consumer', hash: record.consumerHash },
+  ];
+  return recorded.filter((t): t is { role: TransactionRole; hash: string } => t.hash !== undefined);
+}
+
 export function authorizationKey(payer: string, nonce: string): string {
   return `${payer.toLowerCase()}:${nonce.toLowerCase()}`;
 }

@@ -10,7 +10,7 @@ import { AuthorizationChain, NEW_SEARCH, type ConsumerSearch } from './chain';
 import type { ChainClock } from '../language/server/authorizationDiagnostics';
 import type { Heads } from './evidence';
 import {
-  actionsFor, deriveState, formatTokenAmount, LIFECYCLE_STATES, shortAddress, summary,
+  actionsFor, deriveState, formatTokenAmount, LIFECYCLE_STATES, shortAddress, summary, transactionsOf,
   type AuthorizationRecord, type DerivedState, type LifecycleState, type Observation,
 } from './model';
 import type { AuthorizationStore } from './store';
@@ -211,7 +211,8 @@ export class AuthorizationsTreeProvider implements vscode.TreeDataProvider<Autho
     if (error) tooltip.appendMarkdown(`\n⚠️ ${error}\n`);
     item.tooltip = tooltip;
     item.iconPath = error ? new vscode.ThemeIcon('warning') : undefined;
-    item.contextValue = ['authorization', ...actionsFor(derived)].join(' ');
+    // `reveal`: a transaction to show in the RPC Explorer (our capture or cancel, or the one that consumed the nonce).
+    item.contextValue = ['authorization', ...actionsFor(derived), ...(transactionsOf(record).length > 0 ? ['reveal'] : [])].join(' ');
     item.command = { command: 'chainExplorer.authorizations.inspect', title: 'Inspect', arguments: [node] };
     return item;
   }

@@ -7,6 +7,7 @@ import { readSettings } from '../../settings';
 import { describeSighting, isIncluded } from '../evidence';
 import { formatTokenAmount, InputError, routeFor, type CaptureRoute, type TxOutcome } from '../model';
 import { Dismissed, type Wizard } from './prompts';
+import { REVEAL_AUTHORIZATION_TRANSACTION_COMMAND } from './reveal';
 import { RECEIPT_TIMEOUT_MS, type CommandContext, type CommandOutcome, type KeyArgs, type SignerChoice } from './context';
 
 export interface CaptureArgs extends KeyArgs {
@@ -72,7 +73,9 @@ export async function capture(ctx: CommandContext, w: Wizard, args: CaptureArgs)
   if (tx.status === 'success') {
     markWalkthroughEvent('authorizationCaptured');
     ctx.output.info(`capture ${hash} paid ${amount} for order ${order}: ${describeSighting(sighting, heads)}`);
-    void vscode.window.showInformationMessage(`Paid: captured ${amount} for order ${order}, included in block ${sighting.blockNumber}${sighting.stage === 'confirmed' ? ` and confirmed (${heads.confirmedBy})` : `; confirmed at ${heads.confirmedBy}`}.`);
+    const reveal = 'Reveal in RPC Explorer';
+    void vscode.window.showInformationMessage(`Paid: captured ${amount} for order ${order}, included in block ${sighting.blockNumber}${sighting.stage === 'confirmed' ? ` and confirmed (${heads.confirmedBy})` : `; confirmed at ${heads.confirmedBy}`}.`, reveal)
+      .then((choice) => choice === reveal && vscode.commands.executeCommand(REVEAL_AUTHORIZATION_TRANSACTION_COMMAND, { key: record.key, transaction: 'capture' }));
   } else if (tx.status === 'reverted') {
     ctx.output.warn(`capture ${hash} failed (status 0x0)${tx.reason ? `: ${tx.reason}` : ''}`);
     void vscode.window.showErrorMessage(`Capture failed: receipt status 0x0${tx.reason ? ` (${tx.reason})` : ''}. Order ${order} is not paid.`);

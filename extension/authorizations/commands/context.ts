@@ -43,6 +43,14 @@ export interface AuthorizationCommandDeps {
   documents: InspectorDocuments;
 }
 
+/** What a command needs of its authorization beyond a state: its verb (for the quick pick) and why a record does not fit. */
+export interface Requirement {
+  verb: string;
+  refusal(record: AuthorizationRecord, state: DerivedState): string | undefined;
+}
+
+const actionRequirement = (action: AuthorizationAction): Requirement => ({ verb: action, refusal: (_record, state) => refusalFor(action, state) });
+
 export const RECEIPT_TIMEOUT_MS = 30_000;
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -92,27 +100,31 @@ export class CommandContext {
     return (await w.pick(endpoints.map((e) => ({ label: e.name, description: e.displayUrl, id: e.id })), options)).id;
   }
 
-  /** The record a command is about (asked for when not given), checked against the state the command needs. */
-  async target(w: Wizard, key: string | undefined, action: AuthorizationAction): Promise<{ record: AuthorizationRecord; state: DerivedState }> {
+  /**
+   * The record a command is about (asked for when not given), checked against what the command needs:
+   * a state that allows its action, or a requirement of its own.
+   */
+  async target(w: Wizard, key: string | undefined, need: AuthorizationAction | Requirement): Promise<{ record: AuthorizationRecord; state: DerivedState }> {
+    const { verb, refusal } = typeof need === 'string' ? actionRequirement(need) : need;
     const observer = this.deps.tree.observer;
     if (!key) {
       await this.deps.tree.refresh();
-      const candidates = this.store.list().filter((r) => !refusalFor(action, observer.stateOf(r)));
-      if (candidates.length === 0) throw new InputError(`no authorization can be used for ${action} now`);
+      const candidates = this.store.list().filter((r) => !refusal(r, observer.stateOf(r)));
+      if (candidates.length === 0) throw new InputError(`no authorization can be used for ${verb} now`);
       key = (await w.pick(candidates.map((r) => ({
         label: r.orderId ? `Order ${r.orderId}` : summary(r),
         description: observer.stateOf(r).state,
         detail: `${summary(r)} · nonce ${r.authorization.nonce.slice(0, 18)}…`,
         key: r.key,
-      })), { title: `${action[0].toUpperCase()}${action.slice(1)} Authorization`, placeHolder: `Authorization to ${action}` })).key;
+      })), { title: `${verb[0].toUpperCase()}${verb.slice(1)} Authorization`, placeHolder: `Authorization to ${verb}` })).key;
     }
     const record = this.store.get(key);
     if (!record) throw new InputError(`no authorization ${key}`);
     const { observation, error } = await observer.observe(record);
     const state = deriveState(record, observation);
-    const why = refusalFor(action, state);
+    const why = refusal(record, state);
     if (why) throw new InputError(why);
-    if (error && ['capture', 'cancel', 'sign'].includes(action)) throw new InputError(error);
+    if (error && ['capture', 'cancel', 'sign'].includes(verb)) throw new InputError(error);
     return { record, state };
   }
 

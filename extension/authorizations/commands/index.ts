@@ -1,6 +1,6 @@
 // The authorization commands (category "Chain"), one module each: Draft, Sign, Store, Inspect,
-// Capture, Cancel, Void offchain, Copy Typed Data, Paste Signature, Export, Import, Remove,
-// Refresh, and adding / removing a local signing key. Each is a short wizard over its arguments. What VS Code passes is turned into those
+// Capture, Cancel, Void offchain, Copy Typed Data, Paste Signature, Reveal in RPC Explorer, Export,
+// Import, Remove, Refresh, and adding / removing a local signing key. Each is a short wizard over its arguments. What VS Code passes is turned into those
 // arguments here, once: the view's node is `{ key }` and the user answers the rest; nothing (the
 // palette) means the user answers everything; an argument object (another extension, the tests)
 // answers the prompts itself and asks nothing. Bad input gets an error message and changes
@@ -22,6 +22,7 @@ import { inspect } from './inspect';
 import { Dismissed, vscodePrompts, Wizard, type Prompts } from './prompts';
 import { pasteSignature } from './pasteSignature';
 import { removeLocalKey } from './removeLocalKey';
+import { revealTransaction } from './reveal';
 import { sign } from './sign';
 import { storeForOrder } from './store';
 import { voidOffchain } from './void';
@@ -39,6 +40,7 @@ export type { ExportArgs } from './export';
 export type { ImportArgs } from './import';
 export type { CopyTypedDataArgs } from './copyTypedData';
 export type { PasteSignatureArgs } from './pasteSignature';
+export type { RevealArgs, RevealResult } from './reveal';
 
 /** A wizard over its own argument type (never: any of them fits here; `invocation` builds the value). */
 type Run = (ctx: CommandContext, w: Wizard, args: never) => Promise<unknown>;
@@ -60,6 +62,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   void: { run: voidOffchain },
   copyTypedData: { run: copyTypedData },
   pasteSignature: { run: pasteSignature },
+  revealTransaction: { run: revealTransaction },
   export: { run: exportOne },
   import: { run: importOne },
   delete: { run: deleteOne },

@@ -5,7 +5,7 @@ import { TypedDataEncoder } from 'ethers';
 import { TYPEHASHES } from '../../../mock-node/tokenKit/index';
 import {
   actionsFor, allowedActions, authorizationTypedData, defaultWindow, deriveState, draftAuthorization, formatTokenAmount, InputError,
-  LIFECYCLE_STATES, normalizeV, parseTokenAmount, primaryTypeFor, refusal, refusalFor, windowStatus, type DraftInput,
+  LIFECYCLE_STATES, normalizeV, parseTokenAmount, primaryTypeFor, refusal, refusalFor, transactionsOf, windowStatus, type DraftInput,
 } from '../../../extension/authorizations/model';
 import type { Effect, Heads, Sighting, Stage } from '../../../extension/authorizations/evidence';
 import { DOMAIN, drafted, MERCHANT, NONCE, PAYER, signedRecord, storedRecord, TOKEN, VALID_AFTER, VALID_BEFORE } from './fixtures';
@@ -187,6 +187,15 @@ describe('authorization commands allowed per state', () => {
   it('a stored authorization cannot be deleted (it is the credential of an open order)', () => {
     assert.match(refusal('delete', 'Stored') ?? '', /payment credential/);
     assert.equal(refusal('delete', 'Used'), undefined);
+  });
+});
+
+describe('authorization transactions to reveal in the RPC Explorer', () => {
+  it('lists the capture, the cancel and the transaction that consumed the nonce, capture first, and nothing before any was sent', () => {
+    assert.deepEqual(transactionsOf(storedRecord()), []);
+    const record = { ...storedRecord(), cancel: { hash: '0xc2', status: 'reverted' as const }, capture: { hash: '0xc1', status: 'success' as const }, consumerHash: '0xc3' };
+    assert.deepEqual(transactionsOf(record), [{ role: 'capture', hash: '0xc1' }, { role: 'cancel', hash: '0xc2' }, { role: 'consumer', hash: '0xc3' }]);
+    assert.deepEqual(transactionsOf({ consumerHash: '0xc3' }), [{ role: 'consumer', hash: '0xc3' }]);
   });
 });
 

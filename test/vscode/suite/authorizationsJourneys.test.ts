@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Interface, Wallet } from 'ethers';
 import type { ChainExplorerApi } from '../../../extension/main';
-import { vscodePrompts, type CommandOutcome, type InspectResult, type Prompts } from '../../../extension/authorizations/commands';
+import { vscodePrompts, type CommandOutcome, type InspectResult, type Prompts, type RevealResult } from '../../../extension/authorizations/commands';
 import type { LifecycleState } from '../../../extension/authorizations/model';
 import type { PastedVerdict } from '../../../extension/authorizations/pasted';
 import { AuthorizationObserver, type AuthorizationNode } from '../../../extension/authorizations/view';
@@ -162,6 +162,35 @@ describe('Authorization journeys from the commands alone', function () {
     const captured = await run<CommandOutcome>('capture', { key });
     assert.equal(captured?.tx?.status, 'success', lastError());
     assert.equal(captured.state?.state, 'Used');
+  });
+
+  it("after a capture, the authorization reveals its transaction in the RPC Explorer (receipt status and block), also once its block is no longer latest", async () => {
+    const [payer, merchant] = [node.accounts[1].address, node.accounts[2].address];
+    const key = await stored(payer, merchant, '0.5', 'order-reveal');
+    const menuOf = (state: LifecycleState): string[] => String(explorer.authorizations.tree.getTreeItem({ kind: 'authorization', key, state }).contextValue).split(' ');
+    assert.ok(!menuOf('Stored').includes('reveal'), 'nothing to reveal before a transaction');
+    assert.equal(await run('revealTransaction', { key }), undefined);
+    assert.match(lastError(), /no transaction was sent or found for this authorization yet \(it is Stored\)/);
+    const captured = await run<CommandOutcome>('capture', { key });
+    assert.equal(captured?.tx?.status, 'success', lastError());
+    const hash = captured.tx!.hash;
+    const block = captured.tx!.blockNumber!;
+    await rpc(url, 'evm_mine', [3]);
+    assert.ok(Number(BigInt(await rpc(url, 'eth_blockNumber') as string)) > block, 'its block is no longer latest');
+    await expectState(key, 'Used');
+    assert.ok(menuOf('Used').includes('reveal'), menuOf('Used').join(' '));
+    // From the view's context menu: the node is the argument, and the only transaction needs no choice.
+    const revealed = await run<RevealResult>('revealTransaction', { kind: 'authorization', key, state: 'Used' } satisfies AuthorizationNode);
+    assert.ok(revealed, lastError());
+    assert.equal(revealed.role, 'capture');
+    assert.equal(revealed.hash, hash);
+    assert.ok(revealed.outcome?.ok, JSON.stringify(revealed.outcome));
+    const nodeId = revealed.outcome.nodeId;
+    assert.match(nodeId, new RegExp(`/found/transaction/${hash}$`));
+    await waitFor('the capture selected in the RPC Explorer', () => explorer.treeView.selection[0]?.id === nodeId);
+    assert.match(explorer.treeView.selection[0].spec.description ?? '', new RegExp(`^success · block #${block} · `));
+    assert.equal(await run('revealTransaction', { key, transaction: 'cancel' }), undefined);
+    assert.match(lastError(), /no cancel transaction \(it has: capture\)/);
   });
 
   it('the buyer signs the cancellation in their wallet and relays it themselves', async () => {
