@@ -11,6 +11,8 @@ export type ChainFault =
   | { kind: 'contract-creation' }
   | { kind: 'tip-above-fee-cap'; from?: Hex; maxPriorityFeePerGas: bigint; maxFeePerGas: bigint }
   | { kind: 'intrinsic-gas-too-low'; gas: bigint; minimum: bigint }
+  /** EIP-7623: the limit is under the calldata floor. */
+  | { kind: 'floor-data-gas-too-low'; gas: bigint; minimum: bigint }
   | { kind: 'exceeds-block-gas-limit' }
   | { kind: 'already-known' }
   | { kind: 'nonce-too-low'; next: bigint; nonce: bigint }

@@ -5,7 +5,8 @@ import { AbiCoder, dataSlice } from 'ethers';
 import type { Hex } from '../chain/hex';
 import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
 import type { StateDraft } from '../state/worldState';
-import { intrinsicGas } from './intrinsicGas';
+import { initialWarmSet } from './evmGas';
+import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
 import type { BlockEnvironment, CallOutcome, ContractStorage, NativeContract, NativeLog } from './nativeContract';
 import { effectiveGasPrice, maxFeePerGas } from './transaction';
 
@@ -38,8 +39,10 @@ export interface CallResult {
   outcome: CallOutcome;
   logs: NativeLog[];
   logAddresses: Hex[];
-  /** Intrinsic plus execution gas. */
+  /** Gas the transaction uses: intrinsic plus execution, less the capped refund, at least the calldata floor. */
   gasUsed: bigint;
+  /** The least gas limit with which the message does what it did with `gasLimit` (eth_estimateGas). */
+  gasNeeded: bigint;
 }
 
 export function storageOf(draft: StateDraft, address: Hex): ContractStorage {
@@ -64,9 +67,14 @@ export function decodeRevertReason(data: Hex): string | undefined {
   }
 }
 
+/** EIP-3529: the refund is capped at a fifth of the gas used. */
+const MAX_REFUND_QUOTIENT = 5n;
+
 /**
  * Runs the message part of a transaction or call in a child draft: value transfer plus the
- * native contract, if any. The child is merged into `draft` only on success.
+ * native contract, if any. The child is merged into `draft` only on success. Gas follows the
+ * EVM: intrinsic gas, execution, the EIP-3529 refund (at most a fifth), the EIP-7623 floor; a
+ * limit below what the contract needs runs out of gas as the EVM would.
  */
 export function runMessage(
   draft: StateDraft,
@@ -76,13 +84,16 @@ export function runMessage(
   options: { isStatic: boolean; origin: Hex },
 ): CallResult {
   const base = intrinsicGas(request.input, request.accessList ?? null);
+  const floor = calldataFloorGas(request.input);
+  const atLeastFloor = (gas: bigint): bigint => (gas > floor ? gas : floor);
   const child = draft.child();
   const logs: NativeLog[] = [];
   const logAddresses: Hex[] = [];
   if (request.value > 0n) {
     if (child.account(request.from).balance < request.value) {
       const reason = 'insufficient balance for transfer';
-      return { outcome: { ok: false, revertData: '0x', reason, gasUsed: 0n }, logs: [], logAddresses: [], gasUsed: base };
+      const gasUsed = atLeastFloor(base);
+      return { outcome: { ok: false, revertData: '0x', reason, gasUsed: 0n }, logs: [], logAddresses: [], gasUsed, gasNeeded: gasUsed };
     }
     child.subtractBalance(request.from, request.value);
     if (request.to) child.addBalance(request.to, request.value);
@@ -100,6 +111,7 @@ export function runMessage(
         block: env,
         isStatic: options.isStatic,
         storage: storageOf(child, contract.address),
+        warm: initialWarmSet(options.origin, contract.address, env.coinbase, request.accessList ?? []),
         emitLog: (log) => {
           logs.push(log);
           logAddresses.push(contract.address);
@@ -111,16 +123,23 @@ export function runMessage(
       outcome = { ok: false, revertData: '0x', reason, gasUsed: 0n };
     }
   }
-  const gasUsed = base + outcome.gasUsed;
-  if (outcome.ok && gasUsed <= request.gasLimit) {
-    child.mergeInto(draft);
-    return { outcome, logs, logAddresses, gasUsed };
+  const needed = outcome.gas?.needed ?? outcome.gasUsed;
+  const gasNeeded = atLeastFloor(base + needed);
+  const available = request.gasLimit - base;
+  if (available < needed) {
+    // Out of gas: everything the message did is undone.
+    const spent = outcome.gas ? outcome.gas.outOfGas(available > 0n ? available : 0n) : available;
+    const gasUsed = atLeastFloor(base + (spent > 0n ? spent : 0n));
+    const capped = gasUsed < request.gasLimit ? gasUsed : request.gasLimit;
+    return { outcome: { ok: false, revertData: '0x', reason: 'out of gas', gasUsed: spent }, logs: [], logAddresses: [], gasUsed: capped, gasNeeded };
   }
-  if (outcome.ok) {
-    // Out of gas: everything the message did is undone and all gas is spent.
-    return { outcome: { ok: false, revertData: '0x', reason: 'out of gas', gasUsed: request.gasLimit }, logs: [], logAddresses: [], gasUsed: request.gasLimit };
-  }
-  return { outcome, logs: [], logAddresses: [], gasUsed: gasUsed < request.gasLimit ? gasUsed : request.gasLimit };
+  const beforeRefund = base + outcome.gasUsed;
+  const earned = outcome.ok ? (outcome.gas?.refund ?? 0n) : 0n;
+  const refund = earned < beforeRefund / MAX_REFUND_QUOTIENT ? earned : beforeRefund / MAX_REFUND_QUOTIENT;
+  const gasUsed = atLeastFloor(beforeRefund - (refund > 0n ? refund : 0n));
+  if (!outcome.ok) return { outcome, logs: [], logAddresses: [], gasUsed, gasNeeded };
+  child.mergeInto(draft);
+  return { outcome, logs, logAddresses, gasUsed, gasNeeded };
 }
 
 /** Why a queued transaction cannot be included right now. */

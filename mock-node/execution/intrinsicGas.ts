@@ -1,4 +1,6 @@
-// Intrinsic gas of a transaction (yellow paper, EIP-2028, EIP-2930), before execution.
+// Intrinsic gas of a transaction, before execution (yellow paper, EIP-2028 calldata, EIP-2930
+// access lists; contract creation does not apply: the node deploys nothing), and the EIP-7623 calldata floor of Prague and later: the
+// rules of Anvil 1.7.1's default hardfork (Osaka, reported as BPO1).
 import { getBytes } from 'ethers';
 import type { AccessList } from '../chain/types';
 import type { Hex } from '../chain/hex';
@@ -8,12 +10,32 @@ const ZERO_BYTE_GAS = 4n;
 const NONZERO_BYTE_GAS = 16n;
 const ACCESS_LIST_ADDRESS_GAS = 2_400n;
 const ACCESS_LIST_SLOT_GAS = 1_900n;
+/** EIP-7623: a zero byte is one token, a non-zero byte four; each token costs at least 10 gas. */
+const FLOOR_GAS_PER_TOKEN = 10n;
+const NONZERO_BYTE_TOKENS = 4n;
 
+function calldataTokens(input: Hex): { zero: bigint; nonZero: bigint } {
+  let zero = 0n;
+  let nonZero = 0n;
+  for (const byte of getBytes(input)) {
+    if (byte === 0) zero += 1n;
+    else nonZero += 1n;
+  }
+  return { zero, nonZero };
+}
+
+/** The gas a transaction pays before it runs: base, calldata and access list. */
 export function intrinsicGas(input: Hex, accessList: AccessList | null): bigint {
-  let gas = TX_BASE_GAS;
-  for (const byte of getBytes(input)) gas += byte === 0 ? ZERO_BYTE_GAS : NONZERO_BYTE_GAS;
+  const { zero, nonZero } = calldataTokens(input);
+  let gas = TX_BASE_GAS + zero * ZERO_BYTE_GAS + nonZero * NONZERO_BYTE_GAS;
   for (const entry of accessList ?? []) {
     gas += ACCESS_LIST_ADDRESS_GAS + ACCESS_LIST_SLOT_GAS * BigInt(entry.storageKeys.length);
   }
   return gas;
+}
+
+/** EIP-7623's floor: a transaction uses at least 21,000 + 10 gas per calldata token, whatever it executes. */
+export function calldataFloorGas(input: Hex): bigint {
+  const { zero, nonZero } = calldataTokens(input);
+  return TX_BASE_GAS + FLOOR_GAS_PER_TOKEN * (zero + NONZERO_BYTE_TOKENS * nonZero);
 }

@@ -1,6 +1,7 @@
 // The contract interface the node executes without an EVM. A native contract keeps all of its
 // state in its own storage slots (so eth_getStorageAt sees exactly what a Solidity contract with
 // the same layout would store) and answers ABI-encoded calldata with ABI-encoded return data.
+import type { WarmSet } from './evmGas';
 
 /** 0x-prefixed lowercase hex. */
 export type Hex = string;
@@ -43,12 +44,28 @@ export interface CallContext {
   /** True for eth_call; a native contract may still write (the writes are discarded). */
   readonly isStatic: boolean;
   readonly storage: ContractStorage;
+  /** What the transaction has warmed so far (EIP-2929): the contract adds what it touches. */
+  readonly warm: WarmSet;
   /** Appends a log emitted by this contract. Discarded if the call reverts. */
   emitLog(log: NativeLog): void;
 }
 
+/** How a call's gas behaves beyond what it used: refund, the gas it needs, running out of it. */
+export interface CallGasDetail {
+  /** The path the call took (for tests and the gas table). */
+  readonly path: string;
+  /** EIP-3529 refund earned, before the transaction caps it at a fifth. */
+  readonly refund: bigint;
+  /** The least execution gas with which the call does what it does (≥ gasUsed). */
+  readonly needed: bigint;
+  /** Execution gas used when only `available` < `needed` is offered. */
+  outOfGas(available: bigint): bigint;
+  /** The state-dependent part of `gasUsed` (storage and account access), for calibration against an EVM. */
+  readonly metered?: { readonly dynamic: bigint; readonly proxyDynamic: bigint; readonly lastSstoreCost?: bigint };
+}
+
 export type CallOutcome =
-  | { readonly ok: true; readonly returnData: Hex; readonly gasUsed: bigint }
+  | { readonly ok: true; readonly returnData: Hex; readonly gasUsed: bigint; readonly gas?: CallGasDetail }
   | {
       readonly ok: false;
       /** ABI-encoded revert data, e.g. Error(string) (selector 0x08c379a0). */
@@ -56,6 +73,7 @@ export type CallOutcome =
       /** The decoded reason string, when there is one. */
       readonly reason?: string;
       readonly gasUsed: bigint;
+      readonly gas?: CallGasDetail;
     };
 
 /** Seeds a contract's storage at genesis. */
@@ -71,7 +89,7 @@ export interface NativeContract {
   readonly address: Hex;
   /** Runtime code reported by eth_getCode (its keccak is the account's codeHash). */
   readonly code: Hex;
-  /** Executes one call; `gasUsed` in the outcome is the execution gas on top of the intrinsic gas. */
+  /** Executes one call; `gasUsed` in the outcome is the execution gas on top of the intrinsic gas, before any refund. */
   call(ctx: CallContext): CallOutcome;
   genesis?(ctx: GenesisContext): void;
 }

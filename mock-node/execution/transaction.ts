@@ -2,7 +2,7 @@
 import { getBytes, keccak256, Transaction } from 'ethers';
 import type { TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
-import { intrinsicGas } from './intrinsicGas';
+import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
 import { recoverSigner } from './signatures';
 
 const SUPPORTED_TYPES = new Set([0, 1, 2]);
@@ -77,7 +77,7 @@ export function effectiveGasPrice(tx: TransactionRecord, baseFee: bigint): bigin
   return capped < tx.maxFeePerGas! ? capped : tx.maxFeePerGas!;
 }
 
-/** Checks that do not depend on state: chain id, fee fields, intrinsic gas, block gas limit. */
+/** Checks that do not depend on state: chain id, fee fields, intrinsic gas and the EIP-7623 calldata floor, block gas limit. */
 export function validateStatic(tx: TransactionRecord, chainId: bigint, blockGasLimit: bigint): void {
   if (tx.chainId !== null && tx.chainId !== chainId) {
     throw new ChainError({ kind: 'invalid-chain-id', have: tx.chainId, want: chainId });
@@ -90,5 +90,7 @@ export function validateStatic(tx: TransactionRecord, chainId: bigint, blockGasL
   }
   const minimum = intrinsicGas(tx.input, tx.accessList);
   if (tx.gasLimit < minimum) throw new ChainError({ kind: 'intrinsic-gas-too-low', gas: tx.gasLimit, minimum });
+  const floor = calldataFloorGas(tx.input);
+  if (tx.gasLimit < floor) throw new ChainError({ kind: 'floor-data-gas-too-low', gas: tx.gasLimit, minimum: floor });
   if (tx.gasLimit > blockGasLimit) throw new ChainError({ kind: 'exceeds-block-gas-limit' });
 }

@@ -22,6 +22,8 @@ export function rpcErrorOf(error: ChainError): RpcError {
       );
     case 'intrinsic-gas-too-low':
       return input(`intrinsic gas too low: gas ${fault.gas}, minimum needed ${fault.minimum}`);
+    case 'floor-data-gas-too-low':
+      return input(`insufficient gas for floor data gas cost: gas ${fault.gas}, minimum needed ${fault.minimum}`);
     case 'exceeds-block-gas-limit':
       return input('exceeds block gas limit');
     case 'already-known':

@@ -84,3 +84,13 @@ export function minterAllowedSlot(account: string): bigint {
 export function slotHex(slot: bigint): string {
   return `0x${slot.toString(16)}`;
 }
+
+/**
+ * The slots FiatTokenProxy (an AdminUpgradeabilityProxy) keeps outside the token's layout:
+ * keccak256("org.zeppelinos.proxy.implementation") and keccak256("org.zeppelinos.proxy.admin").
+ * Every call to USDC reads both before it delegates to the implementation.
+ */
+export const PROXY_SLOTS = {
+  implementation: 0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3n,
+  admin: 0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1ff9390bn,
+} as const;

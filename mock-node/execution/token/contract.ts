@@ -7,6 +7,7 @@ import {
   concat,
   dataLength,
   getBytes,
+  getCreateAddress,
   Interface,
   keccak256,
   toBeHex,
@@ -22,6 +23,8 @@ import {
   BLACKLIST_FLAG,
   EVENT_TOPICS,
   MAX_BALANCE,
+  PROXY_SLOTS,
+  SECP256K1_HALF_N,
   STABLE_TOKEN_ABI,
   TOKEN_DECIMALS,
   TOKEN_SLOTS,
@@ -34,8 +37,9 @@ import {
   tokenDomainSeparator,
   type TokenEventName,
 } from '../../tokenKit/index';
-import { GAS, logGas, MeteredStorage } from './gas';
-import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, writeString } from './storage';
+import { GasMeter } from '../evmGas';
+import { priceCall } from './gas';
+import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, wordToAddress, writeString } from './storage';
 
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
 /** The allowance the owner gets as minter at genesis (unlimited for practical purposes). */
@@ -59,40 +63,50 @@ class Revert extends Error {
   }
 }
 
-function require_(condition: boolean, reason: string): void {
-  if (!condition) throw new Revert(reason);
-}
-
-/** One call being executed. */
+/**
+ * One call being executed. It counts the checks it passes, so that a revert names the check that
+ * failed: with the function, that is the path the call took, which prices its constant gas.
+ */
 class Invocation {
-  /** Gas other than storage (which MeteredStorage counts). */
-  gas: bigint;
   readonly caller: Hex;
   readonly state: TokenState;
+  private checks = 0;
+  private readonly tags: string[] = [];
 
   constructor(
     readonly ctx: CallContext,
-    readonly storage: MeteredStorage,
+    readonly meter: GasMeter,
     readonly token: StableToken,
-    view: boolean,
+    readonly signature: string,
   ) {
     this.caller = ctx.caller.toLowerCase();
-    this.state = new TokenState(storage);
-    this.gas = GAS.callOverhead + (view ? GAS.viewFunction : GAS.writeFunction);
+    this.state = new TokenState(meter);
   }
 
   get now(): bigint {
     return this.ctx.block.timestamp;
   }
 
-  emit(event: TokenEventName, indexed: Hex[], data: Hex = '0x'): void {
-    const topics = [EVENT_TOPICS[event], ...indexed.map((t) => zeroPadValue(t, 32))];
-    this.gas += logGas(topics.length, dataLength(data));
-    this.ctx.emitLog({ topics, data });
+  /** `require(condition, reason)`. */
+  require(condition: boolean, reason: string): void {
+    this.checks += 1;
+    if (!condition) throw new Revert(reason);
   }
 
-  totalGas(): bigint {
-    return this.gas + this.storage.gas;
+  /** Marks a branch whose constant gas differs (e.g. permit's deadline of 2^256 - 1 skips the clock). */
+  tag(name: string): void {
+    this.tags.push(name);
+  }
+
+  /** The path taken: function, branches, and the check that failed, if one did. */
+  path(revert?: Revert): string {
+    const branch = this.tags.length ? `|${this.tags.join('|')}` : '';
+    return `${this.signature}${branch}|${revert ? `revert ${this.checks} ${revert.reason ?? ''}`.trimEnd() : 'ok'}`;
+  }
+
+  emit(event: TokenEventName, indexed: Hex[], data: Hex = '0x'): void {
+    const topics = [EVENT_TOPICS[event], ...indexed.map((t) => zeroPadValue(t, 32))];
+    this.ctx.emitLog({ topics, data });
   }
 }
 
@@ -101,55 +115,54 @@ const uintData = (value: bigint): Hex => toBeHex(value, 32);
 // ---- modifiers and internal functions, as FiatToken v2.2 has them ----
 
 function whenNotPaused(inv: Invocation): void {
-  require_(!inv.state.paused(), 'Pausable: paused');
+  inv.require(!inv.state.paused(), 'Pausable: paused');
 }
 
 function notBlacklisted(inv: Invocation, account: Hex): void {
-  require_(!inv.state.isBlacklisted(account), 'Blacklistable: account is blacklisted');
+  inv.require(!inv.state.isBlacklisted(account), 'Blacklistable: account is blacklisted');
 }
 
 function onlyPauser(inv: Invocation): void {
-  require_(inv.caller === inv.state.pauser(), 'Pausable: caller is not the pauser');
+  inv.require(inv.caller === inv.state.pauser(), 'Pausable: caller is not the pauser');
 }
 
 function onlyBlacklister(inv: Invocation): void {
-  require_(inv.caller === inv.state.blacklister(), 'Blacklistable: caller is not the blacklister');
+  inv.require(inv.caller === inv.state.blacklister(), 'Blacklistable: caller is not the blacklister');
 }
 
 function onlyMinters(inv: Invocation): void {
-  require_(inv.state.isMinter(inv.caller), 'FiatToken: caller is not a minter');
+  inv.require(inv.state.isMinter(inv.caller), 'FiatToken: caller is not a minter');
 }
 
-function safeAdd(a: bigint, b: bigint): bigint {
+function safeAdd(inv: Invocation, a: bigint, b: bigint): bigint {
   const sum = a + b;
-  require_(sum <= MAX_UINT256, 'SafeMath: addition overflow');
+  inv.require(sum <= MAX_UINT256, 'SafeMath: addition overflow');
   return sum;
 }
 
 function setBalance(inv: Invocation, account: Hex, balance: bigint): void {
-  require_(balance <= MAX_BALANCE, 'FiatTokenV2_2: Balance exceeds (2^255 - 1)');
-  require_(!inv.state.isBlacklisted(account), 'FiatTokenV2_2: Account is blacklisted');
-  inv.storage.set(balanceSlot(account), balance);
+  inv.require(balance <= MAX_BALANCE, 'FiatTokenV2_2: Balance exceeds (2^255 - 1)');
+  inv.require(!inv.state.isBlacklisted(account), 'FiatTokenV2_2: Account is blacklisted');
+  inv.meter.set(balanceSlot(account), balance);
 }
 
 function transferInternal(inv: Invocation, from: Hex, to: Hex, value: bigint): void {
-  require_(from !== ZERO_ADDRESS, 'ERC20: transfer from the zero address');
-  require_(to !== ZERO_ADDRESS, 'ERC20: transfer to the zero address');
-  require_(value <= inv.state.balanceOf(from), 'ERC20: transfer amount exceeds balance');
+  inv.require(from !== ZERO_ADDRESS, 'ERC20: transfer from the zero address');
+  inv.require(to !== ZERO_ADDRESS, 'ERC20: transfer to the zero address');
+  inv.require(value <= inv.state.balanceOf(from), 'ERC20: transfer amount exceeds balance');
   setBalance(inv, from, inv.state.balanceOf(from) - value);
-  setBalance(inv, to, safeAdd(inv.state.balanceOf(to), value));
+  setBalance(inv, to, safeAdd(inv, inv.state.balanceOf(to), value));
   inv.emit('Transfer', [from, to], uintData(value));
 }
 
 function approveInternal(inv: Invocation, owner: Hex, spender: Hex, value: bigint): void {
-  require_(owner !== ZERO_ADDRESS, 'ERC20: approve from the zero address');
-  require_(spender !== ZERO_ADDRESS, 'ERC20: approve to the zero address');
+  inv.require(owner !== ZERO_ADDRESS, 'ERC20: approve from the zero address');
+  inv.require(spender !== ZERO_ADDRESS, 'ERC20: approve to the zero address');
   inv.state.setAllowance(owner, spender, value);
   inv.emit('Approval', [owner, spender], uintData(value));
 }
 
 function domainSeparator(inv: Invocation): Hex {
-  inv.gas += GAS.typedDataHash;
   return tokenDomainSeparator({
     name: inv.state.name(),
     version: inv.token.options.version,
@@ -166,10 +179,19 @@ function domainSeparator(inv: Invocation): Hex {
 const recovered = new Map<string, Hex>();
 const RECOVERED_CACHE_SIZE = 4096;
 
+/** What permit's `deadline >= now` costs when the deadline is not 2^256 - 1 (measured on USDC). */
+const DEADLINE_COMPARISON_GAS = 13n;
+
+/** What ECRecover's `v != 28` costs when `v != 27` did not already decide (measured on USDC). */
+const V_SECOND_COMPARISON_GAS = 20n;
+
 /** ECRecover.recover(digest, signature) with its checks and reasons. */
-function ecRecover(digest: Hex, signature: Hex): Hex {
+function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
   const problem = signatureProblem(signature);
-  if (problem) throw new Revert(problem.reason);
+  const parts = splitSignature(signature);
+  // `v != 27 && v != 28`: the second comparison runs only when v is not 27.
+  if (parts && BigInt(parts.s) <= SECP256K1_HALF_N && parts.v !== 27) inv.meter.charge(V_SECOND_COMPARISON_GAS);
+  inv.require(problem === undefined, problem?.reason ?? '');
   const { r, s, v } = splitSignature(signature)!;
   const key = digest + signature.slice(2).toLowerCase();
   let signer = recovered.get(key);
@@ -183,33 +205,38 @@ function ecRecover(digest: Hex, signature: Hex): Hex {
     if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value as string);
     recovered.set(key, signer);
   }
-  require_(signer !== ZERO_ADDRESS, 'ECRecover: invalid signature');
+  inv.require(signer !== ZERO_ADDRESS, 'ECRecover: invalid signature');
   return signer;
 }
 
 /**
- * SignatureChecker.isValidSignatureNow. Only externally owned signers exist in this node (it
- * hosts no EVM contracts), so the ERC-1271 path applies to the token's own address only, which
- * implements no isValidSignature and therefore never validates.
+ * SignatureChecker.isValidSignatureNow, a library the implementation DELEGATECALLs: it asks for the
+ * signer's code size (EXTCODESIZE) and recovers with ecrecover when there is none. Only externally
+ * owned signers exist in this node (it hosts no EVM contracts), so the ERC-1271 path applies to the
+ * token's own address only, which implements no isValidSignature and therefore never validates.
  */
 function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): boolean {
   const digest = keccak256(concat(['0x1901', domainSeparator(inv), structHash]));
-  if (signer === inv.token.address) return false;
-  inv.gas += GAS.signatureCheck;
-  return ecRecover(digest, signature) === signer;
+  inv.meter.touchAccount(inv.token.signatureChecker);
+  inv.meter.touchAccount(signer);
+  if (signer === inv.token.address) {
+    inv.tag('erc1271');
+    return false;
+  }
+  return ecRecover(inv, digest, signature) === signer;
 }
 
 function requireValidSignature(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): void {
-  require_(isValidSignatureNow(inv, signer, structHash, signature), 'FiatTokenV2: invalid signature');
+  inv.require(isValidSignatureNow(inv, signer, structHash, signature), 'FiatTokenV2: invalid signature');
 }
 
 function requireUnusedAuthorization(inv: Invocation, authorizer: Hex, nonce: Hex): void {
-  require_(!inv.state.authorizationState(authorizer, nonce), 'FiatTokenV2: authorization is used or canceled');
+  inv.require(!inv.state.authorizationState(authorizer, nonce), 'FiatTokenV2: authorization is used or canceled');
 }
 
 function requireValidAuthorization(inv: Invocation, authorizer: Hex, nonce: Hex, validAfter: bigint, validBefore: bigint): void {
-  require_(inv.now > validAfter, 'FiatTokenV2: authorization is not yet valid');
-  require_(inv.now < validBefore, 'FiatTokenV2: authorization is expired');
+  inv.require(inv.now > validAfter, 'FiatTokenV2: authorization is not yet valid');
+  inv.require(inv.now < validBefore, 'FiatTokenV2: authorization is expired');
   requireUnusedAuthorization(inv, authorizer, nonce);
 }
 
@@ -271,7 +298,7 @@ function receiveWithAuthorization(inv: Invocation, args: Result): unknown[] {
   whenNotPaused(inv);
   notBlacklisted(inv, a.from);
   notBlacklisted(inv, a.to);
-  require_(a.to === inv.caller, 'FiatTokenV2: caller must be the payee');
+  inv.require(a.to === inv.caller, 'FiatTokenV2: caller must be the payee');
   requireValidAuthorization(inv, a.from, a.nonce, a.validAfter, a.validBefore);
   requireValidSignature(inv, a.from, authorizationStructHash(TYPEHASHES.ReceiveWithAuthorization, a), a.signature);
   markAuthorizationAsUsed(inv, a.from, a.nonce);
@@ -299,7 +326,9 @@ function permit(inv: Invocation, args: Result): unknown[] {
   const deadline = args[3] as bigint;
   const signature = args.length === 5 ? (args[4] as Hex) : packSignature(args[4] as bigint, args[5] as Hex, args[6] as Hex);
   whenNotPaused(inv);
-  require_(deadline === MAX_UINT256 || deadline >= inv.now, 'FiatTokenV2: permit is expired');
+  // `deadline == type(uint256).max || deadline >= now`: the clock is read only for a real deadline.
+  if (deadline !== MAX_UINT256) inv.meter.charge(DEADLINE_COMPARISON_GAS);
+  inv.require(deadline === MAX_UINT256 || deadline >= inv.now, 'FiatTokenV2: permit is expired');
   const nonce = inv.state.permitNonce(owner);
   inv.state.setPermitNonce(owner, nonce + 1n);
   const structHash = keccak256(
@@ -308,7 +337,7 @@ function permit(inv: Invocation, args: Result): unknown[] {
       [TYPEHASHES.Permit, owner, spender, value, nonce, deadline],
     ),
   );
-  require_(isValidSignatureNow(inv, owner, structHash, signature), 'EIP2612: invalid signature');
+  inv.require(isValidSignatureNow(inv, owner, structHash, signature), 'EIP2612: invalid signature');
   approveInternal(inv, owner, spender, value);
   return [];
 }
@@ -341,14 +370,14 @@ const HANDLERS: Record<string, Handler> = {
   'increaseAllowance(address,uint256)': (inv, a) => {
     whenNotPaused(inv);
     const spender = lower(a[0]);
-    approveInternal(inv, inv.caller, spender, safeAdd(inv.state.allowance(inv.caller, spender), a[1] as bigint));
+    approveInternal(inv, inv.caller, spender, safeAdd(inv, inv.state.allowance(inv.caller, spender), a[1] as bigint));
     return [true];
   },
   'decreaseAllowance(address,uint256)': (inv, a) => {
     whenNotPaused(inv);
     const spender = lower(a[0]);
     const current = inv.state.allowance(inv.caller, spender);
-    require_((a[1] as bigint) <= current, 'ERC20: decreased allowance below zero');
+    inv.require((a[1] as bigint) <= current, 'ERC20: decreased allowance below zero');
     approveInternal(inv, inv.caller, spender, current - (a[1] as bigint));
     return [true];
   },
@@ -369,7 +398,7 @@ const HANDLERS: Record<string, Handler> = {
     notBlacklisted(inv, from);
     notBlacklisted(inv, to);
     const allowed = inv.state.allowance(from, inv.caller);
-    require_(value <= allowed, 'ERC20: transfer amount exceeds allowance');
+    inv.require(value <= allowed, 'ERC20: transfer amount exceeds allowance');
     transferInternal(inv, from, to, value);
     inv.state.setAllowance(from, inv.caller, inv.state.allowance(from, inv.caller) - value);
     return [true];
@@ -415,12 +444,12 @@ const HANDLERS: Record<string, Handler> = {
     onlyMinters(inv);
     notBlacklisted(inv, inv.caller);
     notBlacklisted(inv, to);
-    require_(to !== ZERO_ADDRESS, 'FiatToken: mint to the zero address');
-    require_(amount > 0n, 'FiatToken: mint amount not greater than 0');
+    inv.require(to !== ZERO_ADDRESS, 'FiatToken: mint to the zero address');
+    inv.require(amount > 0n, 'FiatToken: mint amount not greater than 0');
     const allowance = inv.state.minterAllowance(inv.caller);
-    require_(amount <= allowance, 'FiatToken: mint amount exceeds minterAllowance');
-    inv.state.setTotalSupply(safeAdd(inv.state.totalSupply(), amount));
-    setBalance(inv, to, safeAdd(inv.state.balanceOf(to), amount));
+    inv.require(amount <= allowance, 'FiatToken: mint amount exceeds minterAllowance');
+    inv.state.setTotalSupply(safeAdd(inv, inv.state.totalSupply(), amount));
+    setBalance(inv, to, safeAdd(inv, inv.state.balanceOf(to), amount));
     inv.state.setMinterAllowance(inv.caller, allowance - amount);
     inv.emit('Mint', [inv.caller, to], uintData(amount));
     inv.emit('Transfer', [ZERO_ADDRESS, to], uintData(amount));
@@ -432,8 +461,8 @@ const HANDLERS: Record<string, Handler> = {
     onlyMinters(inv);
     notBlacklisted(inv, inv.caller);
     const balance = inv.state.balanceOf(inv.caller);
-    require_(amount > 0n, 'FiatToken: burn amount not greater than 0');
-    require_(balance >= amount, 'FiatToken: burn amount exceeds balance');
+    inv.require(amount > 0n, 'FiatToken: burn amount not greater than 0');
+    inv.require(balance >= amount, 'FiatToken: burn amount exceeds balance');
     inv.state.setTotalSupply(inv.state.totalSupply() - amount);
     setBalance(inv, inv.caller, balance - amount);
     inv.emit('Burn', [inv.caller], uintData(amount));
@@ -485,6 +514,16 @@ const DISPATCH = buildDispatch();
 export class StableToken implements NativeContract {
   readonly address: Hex;
   readonly code: Hex = STABLE_TOKEN_CODE;
+  /**
+   * The accounts USDC's proxy involves, which the gas model charges for as the EVM would: the
+   * implementation it delegates to, the SignatureChecker library the implementation delegates
+   * signature checks to, and the proxy admin (who may not call the token). They hold no code
+   * here; their addresses are derived from the token's (as if it had created them), so an access
+   * list can name them.
+   */
+  readonly implementation: Hex;
+  readonly signatureChecker: Hex;
+  readonly proxyAdmin: Hex;
 
   constructor(
     readonly options: TokenOptions,
@@ -492,31 +531,55 @@ export class StableToken implements NativeContract {
     readonly owner: Hex,
   ) {
     this.address = options.address.toLowerCase();
+    this.implementation = getCreateAddress({ from: this.address, nonce: 1 }).toLowerCase();
+    this.signatureChecker = getCreateAddress({ from: this.address, nonce: 2 }).toLowerCase();
+    this.proxyAdmin = getCreateAddress({ from: this.address, nonce: 3 }).toLowerCase();
   }
 
   call(ctx: CallContext): CallOutcome {
+    const meter = new GasMeter(ctx.storage, ctx.warm, this.address);
+    // The proxy (AdminUpgradeabilityProxy): its admin may not call through it; everyone else's call
+    // is DELEGATECALLed to the implementation read from the implementation slot.
+    const admin = wordToAddress(meter.get(PROXY_SLOTS.admin));
+    if (ctx.caller.toLowerCase() === admin) {
+      return this.outcome('proxy|admin', meter, 0n, new Revert('Cannot call fallback function from the proxy admin'));
+    }
+    meter.get(PROXY_SLOTS.implementation);
+    meter.touchAccount(this.implementation);
+    const proxyDynamic = meter.dynamic;
     const selector = ctx.data.slice(0, 10).toLowerCase();
     const entry = ctx.data.length >= 10 ? DISPATCH.get(selector) : undefined;
-    const storage = new MeteredStorage(ctx.storage);
     // No fallback: an unknown selector reverts with empty data, as does ETH sent to a
     // non-payable function or calldata too short for the arguments.
-    if (!entry || ctx.value > 0n) return { ok: false, revertData: '0x', gasUsed: GAS.callOverhead };
+    if (!entry) return this.outcome('unknown|revert', meter, proxyDynamic, new Revert());
+    const signature = entry.fragment.format('sighash');
+    if (ctx.value > 0n) return this.outcome(`${signature}|callvalue`, meter, proxyDynamic, new Revert());
     let args: Result;
     try {
       args = STABLE_TOKEN_INTERFACE.decodeFunctionData(entry.fragment, ctx.data);
     } catch {
-      return { ok: false, revertData: '0x', gasUsed: GAS.callOverhead };
+      return this.outcome(`${signature}|calldata`, meter, proxyDynamic, new Revert());
     }
-    const inv = new Invocation(ctx, storage, this, entry.view);
+    const inv = new Invocation(ctx, meter, this, signature);
     try {
       const values = entry.handler(inv, args);
       const returnData = STABLE_TOKEN_INTERFACE.encodeFunctionResult(entry.fragment, values);
-      return { ok: true, returnData, gasUsed: inv.totalGas() };
+      return { ok: true, returnData, ...this.gas(inv.path(), meter, proxyDynamic, true) };
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
-      const revertData = error.reason === undefined ? '0x' : encodeRevertReason(error.reason);
-      return { ok: false, revertData, reason: error.reason, gasUsed: inv.totalGas() };
+      return this.outcome(inv.path(error), meter, proxyDynamic, error);
     }
+  }
+
+  private gas(path: string, meter: GasMeter, proxyDynamic: bigint, ok: boolean): Pick<CallOutcome, 'gasUsed' | 'gas'> {
+    const gas = priceCall(path, proxyDynamic, meter, ok);
+    const metered = { dynamic: meter.dynamic, proxyDynamic, lastSstoreCost: meter.lastSstoreCost };
+    return { gasUsed: gas.used, gas: { ...gas, path, metered } };
+  }
+
+  private outcome(path: string, meter: GasMeter, proxyDynamic: bigint, revert: Revert): CallOutcome {
+    const revertData = revert.reason === undefined ? '0x' : encodeRevertReason(revert.reason);
+    return { ok: false, revertData, reason: revert.reason, ...this.gas(path, meter, proxyDynamic, false) };
   }
 
   genesis(ctx: GenesisContext): void {
@@ -546,6 +609,8 @@ export class StableToken implements NativeContract {
       ),
     );
     storage.set(TOKEN_SLOTS.initializedVersion, 3n);
+    storage.set(PROXY_SLOTS.implementation, addressToWord(this.implementation));
+    storage.set(PROXY_SLOTS.admin, addressToWord(this.proxyAdmin));
     let supply = 0n;
     for (const account of ctx.devAccounts) {
       const address = account.toLowerCase();

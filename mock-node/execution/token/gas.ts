@@ -1,65 +1,101 @@
-// Execution gas for the native token, modelled on what FiatToken v2.2 costs behind its proxy on
-// a post-Berlin EVM: a fixed overhead per call (proxy SLOAD + DELEGATECALL + dispatch), the
-// EIP-2929/EIP-2200 storage costs of the slots actually touched (cold/warm reads, set vs reset
-// writes), ecrecover and hashing, and LOG costs. Refunds for cleared slots are not modelled.
-// The result is deterministic for a given state, like the EVM's, and lands where USDC does
-// (a transfer to an existing holder about 40k gas in total, transferWithAuthorization about 70k).
-import type { ContractStorage } from '../nativeContract';
+// Execution gas of the native token, equal to what USDC (FiatTokenV2_2 behind FiatTokenProxy,
+// with the SignatureChecker library it links) costs on the EVM of Anvil's default hardfork.
+//
+// A call's gas has two parts:
+// - what depends on state, metered while the token runs (GasMeter, ../evmGas.ts) over the very
+//   slots and accounts USDC touches: the proxy's admin and implementation slots and the
+//   implementation it delegates to, the token's own slots, the SignatureChecker library and the
+//   signer whose code size it asks for;
+// - what does not: every other opcode on the path the call takes (dispatch, ABI decoding,
+//   hashing, memory, logs, ecrecover), one set of constants per path, measured on the real
+//   contract on Anvil (tokenGasTable.ts, written by test/mock-node/token/gasCalibration.ts).
+// Where a few of those constants sit matters for the gas a call needs, as opposed to what it uses:
+// the proxy forwards all but 1/64 of its gas to the implementation (EIP-150), and an SSTORE needs
+// more than 2,300 gas left (EIP-2200). So eth_estimateGas is above gasUsed, as on Anvil.
+import { allButOne64thInverse, EVM_GAS, type GasMeter } from '../evmGas';
+import { TOKEN_GAS_TABLE } from './tokenGasTable';
 
-export const GAS = {
-  /** Proxy: cold SLOAD of the implementation slot, cold DELEGATECALL, calldata copy, dispatch. */
-  callOverhead: 5_200n,
-  /** Extra work of a state-changing function (memory, ABI encoding, modifiers' jumps). */
-  writeFunction: 1_000n,
-  /** Extra work of a view. */
-  viewFunction: 300n,
-  /** ecrecover precompile plus the ABI encoding and hashing around it. */
-  signatureCheck: 4_000n,
-  /** Domain separator and struct hashing (keccak of the type data). */
-  typedDataHash: 600n,
-  coldSload: 2_100n,
-  warmAccess: 100n,
-  sstoreSet: 20_000n,
-  sstoreReset: 2_900n,
-  log: 375n,
-  logTopic: 375n,
-  logDataByte: 8n,
-} as const;
-
-/** Wraps a contract's storage and counts what each access would cost in the EVM. */
-export class MeteredStorage implements ContractStorage {
-  gas = 0n;
-  private readonly warm = new Set<bigint>();
-  private readonly original = new Map<bigint, bigint>();
-
-  constructor(private readonly inner: ContractStorage) {}
-
-  private touch(slot: bigint): bigint {
-    const value = this.inner.get(slot);
-    if (!this.warm.has(slot)) {
-      this.warm.add(slot);
-      this.original.set(slot, value);
-      this.gas += GAS.coldSload;
-    }
-    return value;
-  }
-
-  get(slot: bigint): bigint {
-    const wasWarm = this.warm.has(slot);
-    const value = this.touch(slot);
-    if (wasWarm) this.gas += GAS.warmAccess;
-    return value;
-  }
-
-  set(slot: bigint, value: bigint): void {
-    const current = this.touch(slot);
-    const original = this.original.get(slot) ?? current;
-    if (value === current || current !== original) this.gas += GAS.warmAccess;
-    else this.gas += original === 0n ? GAS.sstoreSet : GAS.sstoreReset;
-    this.inner.set(slot, value);
-  }
+/** Constant gas of one path (everything but the metered storage and account accesses). */
+export interface PathGas {
+  /** All of it: the proxy's and the implementation's (and the library's) opcodes. */
+  total: bigint;
+  /** The proxy's part before its DELEGATECALL. */
+  proxyBefore: bigint;
+  /** The proxy's part after the DELEGATECALL returns. */
+  proxyAfter: bigint;
+  /** The implementation's gas after its last SSTORE (for the 2,300-gas sentry); undefined without an SSTORE. */
+  afterLastSstore?: bigint;
 }
 
-export function logGas(topics: number, dataBytes: number): bigint {
-  return GAS.log + GAS.logTopic * BigInt(topics) + GAS.logDataByte * BigInt(dataBytes);
+/** What one call to the token costs, as the transaction that makes it needs to know. */
+export interface CallGas {
+  /** Execution gas used, before the refund. */
+  used: bigint;
+  /** EIP-3529 refund earned (0 for a call that reverts); the transaction caps it at a fifth of its gas. */
+  refund: bigint;
+  /** The least execution gas with which the call does what it does. */
+  needed: bigint;
+  /** Execution gas used when only `available` (< `needed`) is offered: the implementation runs out of gas. */
+  outOfGas(available: bigint): bigint;
+}
+
+const MEMO_SIGNATURE = 'transferWithMemo(address,uint256,bytes32)';
+/** LOG4 with one word of data: the Memo event, which USDC does not have. */
+const MEMO_LOG_GAS = 375n + 4n * 375n + 8n * 32n;
+
+/**
+ * The measured constants of a path. `transferWithMemo` is ours (USDC has no such function): it
+ * costs what `transfer` costs on the same path plus its Memo log. A path the calibration never
+ * measured (a signer with code, a signature of another length than 64 or 65 bytes, a check no
+ * scenario fails) takes the constants of the measured path of the same function whose failing
+ * check is nearest before it: close, not exact (the README lists these).
+ */
+export function pathGas(path: string): PathGas {
+  if (path.startsWith(MEMO_SIGNATURE)) {
+    const transfer = pathGas(`transfer(address,uint256)${path.slice(MEMO_SIGNATURE.length)}`);
+    const logged = path.endsWith('|ok');
+    return {
+      ...transfer,
+      total: transfer.total + (logged ? MEMO_LOG_GAS : 0n),
+      afterLastSstore: transfer.afterLastSstore === undefined ? undefined : transfer.afterLastSstore + (logged ? MEMO_LOG_GAS : 0n),
+    };
+  }
+  const exact = TOKEN_GAS_TABLE[path];
+  if (exact) return exact;
+  const fn = path.slice(0, path.indexOf('|'));
+  const check = (key: string): number => Number(/\|revert (\d+)/.exec(key)?.[1] ?? Number.MAX_SAFE_INTEGER);
+  const wanted = check(path);
+  const candidates = Object.keys(TOKEN_GAS_TABLE).filter((key) => key.startsWith(`${fn}|`));
+  const before = candidates.filter((key) => check(key) <= wanted).sort((a, b) => check(b) - check(a));
+  const nearest = before[0] ?? candidates.sort((a, b) => check(a) - check(b))[0];
+  return TOKEN_GAS_TABLE[nearest ?? 'unknown|revert'];
+}
+
+/**
+ * Prices a call that took `path`: the metered state-dependent gas (`meter.dynamic`, of which
+ * `proxyDynamic` was spent by the proxy before it delegated) plus the path's constants.
+ */
+export function priceCall(path: string, proxyDynamic: bigint, meter: GasMeter, ok: boolean): CallGas {
+  const constants = pathGas(path);
+  const used = constants.total + meter.dynamic;
+  const proxyBefore = constants.proxyBefore + proxyDynamic;
+  const inner = used - proxyBefore - constants.proxyAfter;
+  let innerNeeded = inner;
+  if (ok && meter.lastSstoreCost !== undefined && constants.afterLastSstore !== undefined) {
+    const sentry = inner - meter.lastSstoreCost - constants.afterLastSstore + EVM_GAS.sstoreSentry + 1n;
+    if (sentry > innerNeeded) innerNeeded = sentry;
+  }
+  const needed = ok ? proxyBefore + allButOne64thInverse(innerNeeded) : used;
+  const afterFailure = TOKEN_GAS_TABLE['outOfGas|proxy'].proxyAfter;
+  return {
+    used,
+    refund: ok ? meter.refund : 0n,
+    needed: needed > used ? needed : used,
+    outOfGas(available: bigint): bigint {
+      const forwarded = available - proxyBefore;
+      if (forwarded <= 0n) return available;
+      const spent = proxyBefore + (forwarded - forwarded / 64n) + afterFailure;
+      return spent < available ? spent : available;
+    },
+  };
 }

@@ -3,7 +3,7 @@
 // eth_call, eth_estimateGas.
 import { Transaction } from 'ethers';
 import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
-import type { BlockRecord } from '../../chain/types';
+import type { AccessList, BlockRecord } from '../../chain/types';
 import { ChainError } from '../../chain/errors';
 import { simulateCall } from '../../execution/call';
 import { decodeRawTransaction, fromEthers } from '../../execution/transaction';
@@ -63,11 +63,25 @@ function parseCallObject(raw: unknown, index: number, fromRequired: boolean): Ca
   };
 }
 
+/** The call's access list in the node's form (lowercase), or null without one. */
+function accessListOf(call: CallObject): AccessList | null {
+  if (!call.accessList) return null;
+  return call.accessList.map((entry, i) => {
+    const e = entry as { address?: unknown; storageKeys?: unknown } | null;
+    const keys = e?.storageKeys ?? [];
+    if (typeof e?.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(e.address) || !Array.isArray(keys)
+      || !keys.every((key) => typeof key === 'string' && /^0x[0-9a-fA-F]{64}$/.test(key))) {
+      throw invalidParams(`invalid argument 0: accessList[${i}] must be { address, storageKeys: [32-byte hex…] }`);
+    }
+    return { address: e.address.toLowerCase(), storageKeys: (keys as string[]).map((key) => key.toLowerCase()) };
+  });
+}
+
 /** Runs a call against a block's state, discarding its effects; a ChainError when it fails. */
 function simulate(ctx: MethodContext, call: CallObject, block: BlockRecord) {
   const { node } = ctx;
   const gasLimit = call.gas ?? node.options.gasLimit;
-  const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit };
+  const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: accessListOf(call) };
   return simulateCall(block.state, request, node.chain.environment(block), node.contracts);
 }
 
@@ -76,7 +90,9 @@ function blockParam(params: readonly unknown[], index: number): BlockSelector {
 }
 
 function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord): bigint {
-  return simulate(ctx, call, block).gasUsed;
+  // The least limit that succeeds: above gasUsed when a refund, the 63/64 rule or the SSTORE
+  // sentry needs more gas during execution than the transaction uses in the end.
+  return simulate(ctx, call, block).gasNeeded;
 }
 
 async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {

@@ -129,7 +129,8 @@ describe('transaction intake', () => {
   it('eth_call and eth_estimateGas for a plain transfer', async () => {
     assert.equal(await rpc(node.url, 'eth_call', [{ from: wallet.address, to, value: '0x1' }, 'latest']), '0x');
     assert.equal(await rpc(node.url, 'eth_estimateGas', [{ from: wallet.address, to, value: '0x1' }]), '0x5208');
-    assert.equal(await rpc(node.url, 'eth_estimateGas', [{ from: wallet.address, to, data: '0x0001' }]), '0x' + (21_000 + 4 + 16).toString(16));
+    // Intrinsic 21,000 + 4 + 16 = 21,020, under the EIP-7623 floor of 21,000 + 10 × (1 + 4) = 21,050.
+    assert.equal(await rpc(node.url, 'eth_estimateGas', [{ from: wallet.address, to, data: '0x0001' }]), '0x' + (21_000 + 10 * 5).toString(16));
   });
 
   it('in auto mode flashblock j holds up to (j+1)/N of the gas limit, so a burst spreads over the block', async () => {

@@ -14,6 +14,7 @@ import {
   tokenDomainSeparator,
 } from '../../../mock-node/tokenKit/index';
 import { STABLE_TOKEN_INTERFACE, readString } from '../../../mock-node/execution/token/index';
+import { intrinsicGas } from '../../../mock-node/execution/intrinsicGas';
 import {
   TokenHarness,
   alice,
@@ -158,7 +159,7 @@ describe('token: reads', () => {
 });
 
 describe('token: ERC-20', () => {
-  it('transfer moves the balance, logs Transfer, costs about what USDC does', () => {
+  it('transfer moves the balance, logs Transfer, costs what USDC does', () => {
     const h = new TokenHarness();
     const result = h.send(alice, 'transfer', [bob, 1_500_000n]);
     assert.equal(result.outcome.ok, true);
@@ -167,10 +168,12 @@ describe('token: ERC-20', () => {
     assert.equal(result.logs.length, 1);
     assert.deepEqual(result.logs[0].topics, [EVENT_TOPICS.Transfer, topicOf(alice), topicOf(bob)]);
     assert.equal(result.logs[0].data, toBeHex(1_500_000n, 32));
-    assert.ok(result.totalGas >= 35_000n && result.totalGas <= 45_000n, `transfer gas ${result.totalGas}`);
-    // To a fresh holder costs a zero-to-nonzero store more.
-    const fresh = h.send(alice, 'transfer', ['0x' + '12'.repeat(20), 1n]);
-    assert.ok(fresh.totalGas > result.totalGas + 15_000n, `fresh holder gas ${fresh.totalGas}`);
+    // USDC: 45,059 with the same calldata (test/mock-node/token/gasAgainstUsdc.test.ts compares every path).
+    assert.equal(result.totalGas, 45_047n);
+    // To a fresh holder: a zero-to-non-zero store (20,000) instead of a reset (2,900), the same calldata length.
+    const fresh = h.send(alice, 'transfer', ['0x' + '12'.repeat(20), 1_500_000n]);
+    const calldata = (to: string) => intrinsicGas(STABLE_TOKEN_INTERFACE.encodeFunctionData('transfer', [to, 1_500_000n]), null);
+    assert.equal(fresh.totalGas - result.totalGas - (calldata('0x' + '12'.repeat(20)) - calldata(bob)), 17_100n);
   });
 
   it('transfer checks: paused, blocklisted sender or recipient, zero address, balance', () => {
@@ -275,7 +278,7 @@ describe('token: EIP-3009', () => {
     assert.equal(authorizationStateSlot(alice, auth.nonce), BigInt(keccak256(concat([auth.nonce, toBeHex(inner, 32)]))));
     assert.equal(h.storage.get(authorizationStateSlot(alice, auth.nonce)), 1n);
     assert.equal(h.view('balanceOf', [bob]), DEFAULT_BALANCE + auth.value);
-    assert.ok(result.totalGas >= 60_000n && result.totalGas <= 80_000n, `capture gas ${result.totalGas}`);
+    assert.ok(result.totalGas >= 80_000n && result.totalGas <= 90_000n, `capture gas ${result.totalGas} (USDC: about 85,800)`);
   });
 
   it('wrong caller', async () => {

@@ -267,7 +267,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
       mined.logs.map((l) => l.topics[0]),
       [EVENT_TOPICS.AuthorizationUsed, EVENT_TOPICS.Transfer],
     );
-    assert.ok(mined.gasUsed >= 60_000n && mined.gasUsed <= 80_000n, `capture used ${mined.gasUsed} gas`);
+    assert.ok(mined.gasUsed >= 80_000n && mined.gasUsed <= 90_000n, `capture used ${mined.gasUsed} gas (USDC: about 85,800)`);
     // Pre-confirmed: pending shows it, latest does not yet.
     await expectTokenState(
       [[payer.address, START_BALANCE - message.value], [merchant.address, START_BALANCE + message.value]],
@@ -486,14 +486,15 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
     );
   });
 
-  it('eth_estimateGas gives what a transaction then uses', async () => {
+  it('eth_estimateGas gives the least limit that succeeds, above what the transaction then uses', async () => {
     const message = await draft();
     const signature = await signOnNode(message);
     const estimate = await pub.estimateContractGas({ address: token, abi, functionName: 'receiveWithAuthorization', args: [...args(message), signature], account: merchant.address, blockTag: 'pending' } as any);
     const hash = await write(merchant, { address: token, abi, functionName: 'receiveWithAuthorization', args: [...args(message), signature] });
     const mined = await receipt(hash);
     assert.equal(mined.status, 'success');
-    assert.equal(mined.gasUsed, estimate);
+    // The proxy keeps 1/64 of its gas back from the implementation (EIP-150), so the limit must be higher.
+    assert.ok(mined.gasUsed < estimate && estimate - mined.gasUsed < 2_000n, `used ${mined.gasUsed}, estimate ${estimate}`);
     // A capture that would fail: eth_estimateGas answers the token's reason (code 3), which is
     // what a client sending without an explicit gas limit sees first.
     const estimateError = await rpcError(node.url, 'eth_estimateGas', [
@@ -504,7 +505,7 @@ describe('token over HTTP: the deferred-payment flow @integration', function () 
     assert.equal(estimateError.message, 'execution reverted: FiatTokenV2: authorization is used or canceled');
     assert.equal(estimateError.data, encodeRevertReason('FiatTokenV2: authorization is used or canceled'));
     const transferEstimate = await pub.estimateContractGas({ address: token, abi, functionName: 'transfer', args: [stranger.address, 1n], account: payer.address } as any);
-    assert.ok(transferEstimate >= 35_000n && transferEstimate <= 45_000n, `transfer estimate ${transferEstimate}`);
+    assert.ok(transferEstimate >= 40_000n && transferEstimate <= 50_000n, `transfer estimate ${transferEstimate} (USDC: 45,276 to an existing holder)`);
   });
 
   it('an unknown selector reverts without data', async () => {

@@ -4,6 +4,7 @@ import { Wallet, hexlify, randomBytes, type TypedDataDomain } from 'ethers';
 import { DEFAULT_MNEMONIC, defaultOptions, type TokenOptions } from '../../../mock-node/options';
 import { DevAccounts } from '../../../mock-node/execution/devAccounts';
 import { decodeRevertReason } from '../../../mock-node/execution/execute';
+import { initialWarmSet } from '../../../mock-node/execution/evmGas';
 import { intrinsicGas } from '../../../mock-node/execution/intrinsicGas';
 import type { BlockEnvironment, CallOutcome, ContractStorage, NativeLog } from '../../../mock-node/execution/nativeContract';
 import { TYPED_DATA_TYPES } from '../../../mock-node/tokenKit/index';
@@ -65,6 +66,7 @@ export class TokenHarness {
       block: this.env(),
       isStatic: false,
       storage: this.storage,
+      warm: initialWarmSet(from.toLowerCase(), this.token.address, this.env().coinbase, []),
       emitLog: (log) => logs.push(log),
     });
     if (!outcome.ok) {
