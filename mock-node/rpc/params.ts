@@ -3,6 +3,7 @@
 // module words their faults as geth does: -32602 with a message that names the argument.
 import { invalidParams } from './errors';
 import type { Hex } from '../chain/hex';
+import type { AccessList } from '../chain/types';
 import { BLOCK_TAGS, isBlockTag, quantityFault, scalarFault, type BlockTag, type QuantityFault } from '../catalog/index';
 
 export { BLOCK_TAGS, type BlockTag };
@@ -112,4 +113,21 @@ export function parseBlockSelector(value: unknown, index: number): BlockSelector
 export function expectParams(params: readonly unknown[], required: number, max = required): void {
   if (params.length < required) throw invalidParams(`missing value for required argument ${params.length}`);
   if (params.length > max) throw invalidParams(`too many arguments, want at most ${max}`);
+}
+
+/**
+ * An EIP-2930 access list: a list of {address, storageKeys: [32-byte keys]}, each entry named in
+ * errors; returned in the node's form (lowercase).
+ */
+export function parseAccessList(value: unknown, index: number, name = 'accessList'): AccessList {
+  if (!Array.isArray(value)) throw invalidParams(`${argName(index)}: ${name} must be a list of {address, storageKeys}`);
+  return value.map((entry, i) => {
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw invalidParams(`${argName(index)}: ${name}[${i}] must be an object {address, storageKeys}`);
+    const { address, storageKeys } = entry as Record<string, unknown>;
+    if (!Array.isArray(storageKeys)) throw invalidParams(`${argName(index)}: ${name}[${i}].storageKeys must be a list of 32-byte hex keys`);
+    return {
+      address: parseAddress(address, index, `${name}[${i}].address`).toLowerCase(),
+      storageKeys: storageKeys.map((key, k) => parseHash(key, index, `${name}[${i}].storageKeys[${k}]`).toLowerCase()),
+    };
+  });
 }

@@ -15,6 +15,7 @@ import {
   parseData,
   parseHash,
   parseOptionalQuantity,
+  parseAccessList,
   parseQuantity,
   parseSignedTransaction,
   type BlockSelector,
@@ -37,17 +38,31 @@ interface CallObject {
   input: Hex;
   nonce?: bigint;
   type?: bigint;
-  accessList?: { address: string; storageKeys: string[] }[];
+  accessList?: AccessList;
 }
 
+const MAX_UINT64 = 2n ** 64n - 1n;
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+/**
+ * A transaction request's fields, each checked where it is read: types, the fee fields that go
+ * together (geth's rules), the transaction type they imply, the access list entry by entry, and
+ * 64-bit gas and nonce. Every failure is -32602 naming the argument and the field.
+ */
 function parseCallObject(raw: unknown, index: number, fromRequired: boolean): CallObject {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidParams(`invalid argument ${index}: transaction must be an object`);
   const o = raw as Record<string, unknown>;
   if (o.data !== undefined && o.input !== undefined && o.data !== o.input) {
     throw invalidParams(`invalid argument ${index}: both "data" and "input" are set and not equal`);
   }
-  const inputRaw = o.input ?? o.data;
   if (fromRequired && (o.from === undefined || o.from === null)) throw invalidParams(`invalid argument ${index}: from is required`);
+  const call = readCallFields(o, index);
+  checkFeeFields(call, index);
+  return call;
+}
+
+function readCallFields(o: Record<string, unknown>, index: number): CallObject {
+  const inputRaw = o.input ?? o.data;
   return {
     from: o.from === undefined || o.from === null ? ZERO_ADDRESS : parseAddress(o.from, index, 'from'),
     to: o.to === undefined || o.to === null ? null : parseAddress(o.to, index, 'to'),
@@ -59,29 +74,32 @@ function parseCallObject(raw: unknown, index: number, fromRequired: boolean): Ca
     input: inputRaw === undefined || inputRaw === null ? '0x' : parseData(inputRaw, index, 'input'),
     nonce: parseOptionalQuantity(o.nonce, index, 'nonce'),
     type: parseOptionalQuantity(o.type, index, 'type'),
-    accessList: Array.isArray(o.accessList) ? (o.accessList as CallObject['accessList']) : undefined,
+    accessList: o.accessList === undefined || o.accessList === null ? undefined : parseAccessList(o.accessList, index),
   };
 }
 
-/** The call's access list in the node's form (lowercase), or null without one. */
-function accessListOf(call: CallObject): AccessList | null {
-  if (!call.accessList) return null;
-  return call.accessList.map((entry, i) => {
-    const e = entry as { address?: unknown; storageKeys?: unknown } | null;
-    const keys = e?.storageKeys ?? [];
-    if (typeof e?.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(e.address) || !Array.isArray(keys)
-      || !keys.every((key) => typeof key === 'string' && /^0x[0-9a-fA-F]{64}$/.test(key))) {
-      throw invalidParams(`invalid argument 0: accessList[${i}] must be { address, storageKeys: [32-byte hex…] }`);
-    }
-    return { address: e.address.toLowerCase(), storageKeys: (keys as string[]).map((key) => key.toLowerCase()) };
-  });
+function checkFeeFields(call: CallObject, index: number): void {
+  const arg = `invalid argument ${index}`;
+  const dynamic = call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined;
+  if (call.gasPrice !== undefined && dynamic) throw invalidParams(`${arg}: both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified`);
+  if (call.maxFeePerGas !== undefined && call.maxPriorityFeePerGas !== undefined && call.maxPriorityFeePerGas > call.maxFeePerGas) {
+    throw invalidParams(`${arg}: maxPriorityFeePerGas (${call.maxPriorityFeePerGas}) is higher than maxFeePerGas (${call.maxFeePerGas})`);
+  }
+  if (call.type !== undefined) {
+    if (call.type > 2n) throw invalidParams(`${arg}: transaction type ${call.type} is not supported (0, 1 or 2)`);
+    if (call.type < 2n && dynamic) throw invalidParams(`${arg}: a type ${call.type} transaction takes gasPrice, not maxFeePerGas or maxPriorityFeePerGas`);
+    if (call.type === 2n && call.gasPrice !== undefined) throw invalidParams(`${arg}: a type 2 transaction takes maxFeePerGas and maxPriorityFeePerGas, not gasPrice`);
+    if (call.type === 0n && call.accessList !== undefined) throw invalidParams(`${arg}: a type 0 transaction has no accessList`);
+  }
+  if (call.gas !== undefined && call.gas > MAX_UINT64) throw invalidParams(`${arg}: gas must be at most 2^64 - 1`);
+  if (call.nonce !== undefined && call.nonce > MAX_UINT64) throw invalidParams(`${arg}: nonce must be at most 2^64 - 1`);
 }
 
 /** Runs a call against a block's state, discarding its effects; a ChainError when it fails. */
 function simulate(ctx: MethodContext, call: CallObject, block: BlockRecord) {
   const { node } = ctx;
   const gasLimit = call.gas ?? node.options.gasLimit;
-  const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: accessListOf(call) };
+  const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: call.accessList ?? null };
   return simulateCall(block.state, request, node.chain.environment(block), node.contracts);
 }
 
@@ -105,22 +123,26 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   // The same limit eth_sendRawTransaction meets when it decodes such a transaction.
   if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidInput(`invalid transaction: nonce ${nonce} is above 2^53 - 1, the largest this node takes`);
   const gasLimit = call.gas ?? estimate(ctx, call, pending);
-  const legacy = call.gasPrice !== undefined || call.type === 0n;
+  const legacy = call.gasPrice !== undefined || call.type === 0n || call.type === 1n;
   const baseFee = pending.header.baseFeePerGas;
+  // The node's defaults never contradict what was given: a tip no higher than a given fee cap.
+  const tip = call.maxPriorityFeePerGas ?? (call.maxFeePerGas !== undefined && call.maxFeePerGas < SUGGESTED_PRIORITY_FEE ? call.maxFeePerGas : SUGGESTED_PRIORITY_FEE);
+  const fees = legacy
+    ? { gasPrice: call.gasPrice ?? baseFee + SUGGESTED_PRIORITY_FEE }
+    : { maxPriorityFeePerGas: tip, maxFeePerGas: call.maxFeePerGas ?? baseFee * 2n + tip };
+  // No uint256 balance can pay more than 2^256 - 1: such fees are a wrong argument, not a lack of funds.
+  if (gasLimit * (fees.gasPrice ?? fees.maxFeePerGas!) + call.value > MAX_UINT256) {
+    throw invalidParams(`invalid argument 0: gas × ${legacy ? 'gasPrice' : 'maxFeePerGas'} + value exceeds 2^256 - 1`);
+  }
   const tx = Transaction.from({
-    type: legacy ? (call.accessList ? 1 : 0) : 2,
+    type: legacy ? (call.accessList || call.type === 1n ? 1 : 0) : 2,
     chainId: node.options.chainId,
     nonce: Number(nonce),
     to: call.to,
     value: call.value,
     data: call.input,
     gasLimit,
-    ...(legacy
-      ? { gasPrice: call.gasPrice ?? baseFee + SUGGESTED_PRIORITY_FEE }
-      : {
-          maxPriorityFeePerGas: call.maxPriorityFeePerGas ?? SUGGESTED_PRIORITY_FEE,
-          maxFeePerGas: call.maxFeePerGas ?? baseFee * 2n + (call.maxPriorityFeePerGas ?? SUGGESTED_PRIORITY_FEE),
-        }),
+    ...fees,
     accessList: call.accessList,
   });
   const signed = await wallet.signTransaction(tx);
