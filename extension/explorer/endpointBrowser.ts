@@ -147,6 +147,39 @@ export class EndpointBrowser {
     }
   }
 
+  /**
+   * Follows a new head in the Go to results: an address is read again at the new head (balances,
+   * nonces, its token transfers up to it), and a transaction not sealed when it was read (no
+   * receipt, or only a pre-confirmed one above the head) is read again. Blocks do not change.
+   * A result that cannot be read now is kept as it was and read again at the next head.
+   */
+  async followFound(settings: BrowserSettings, head: bigint, signal?: AbortSignal): Promise<void> {
+    const next: Found[] = [];
+    for (const found of this.found) {
+      next.push(await this.refreshFound(found, settings, head, signal).catch(() => found));
+      if (signal?.aborted) return;
+    }
+    this.found = next;
+  }
+
+  private async refreshFound(found: Found, settings: BrowserSettings, head: bigint, signal?: AbortSignal): Promise<Found> {
+    switch (found.kind) {
+      case 'address': {
+        if ((hexToBigInt(found.data.head) ?? 0n) >= head) return found;
+        const data = await this.lookups.address(found.key, { token: settings.tokenAddress, historyBlocks: settings.addressHistoryBlocks }, signal);
+        return { ...found, data };
+      }
+      case 'transaction': {
+        const sealedAt = hexToBigInt(found.found.receipt?.blockNumber);
+        if (sealedAt !== undefined && sealedAt <= head) return found;
+        const tx = await this.lookups.transaction(found.key, signal);
+        return tx ? { ...found, found: tx } : found;
+      }
+      case 'block':
+        return found;
+    }
+  }
+
   private windowStart(head: bigint, settings: BrowserSettings): bigint {
     const from = head - BigInt(Math.max(1, settings.activityBlocks)) + 1n;
     return from > 0n ? from : 0n;

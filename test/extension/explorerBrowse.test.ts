@@ -84,6 +84,28 @@ describe('Explorer browsing against the mock node @integration', function () {
     });
   });
 
+  it('Go to results follow new heads: an address shows a later transfer, a pending transaction its sealed receipt', async () => {
+    await withNode({}, {}, async (node, model) => {
+      await model.expandEndpoint('ep:public');
+      const sender = node.accounts[0].address;
+      const address = await model.goTo('ep:public', sender);
+      assert.ok(address.ok, JSON.stringify(address));
+      assert.equal(find(byId(model.roots(), address.nodeId)?.children, 'Token transfers').description, '0 in blocks #0–#0');
+      const [from, to] = node.accounts;
+      const hash = await node.request('eth_sendTransaction', [{ from: from.address, to: node.tokenAddress, data: erc20.encodeFunctionData('transfer', [to.address, 2_500_000n]) }]) as string;
+      const tx = await model.goTo('ep:public', hash);
+      assert.ok(tx.ok, JSON.stringify(tx));
+      assert.doesNotMatch(byId(model.roots(), tx.nodeId)?.description ?? '', /block #1/, 'not sealed yet');
+      await node.request('evm_mine', []);
+      await model.tick();
+      const transfers = find(byId(model.roots(), address.nodeId)?.children, 'Token transfers');
+      assert.equal(transfers.description, '1 in blocks #0–#1');
+      assert.match(transfers.children?.[0].label ?? '', /^out · Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC$/);
+      assert.equal(find(byId(model.roots(), address.nodeId)?.children, 'nonce').description, '1 · pending 1');
+      assert.match(byId(model.roots(), tx.nodeId)?.description ?? '', /^success · block #1 · /);
+    });
+  });
+
   it('reads an address\'s history in halves where the endpoint refuses the range (-32005)', async () => {
     await withNode({ limits: { public: { maxLogBlockRange: 3 } } }, { addressHistoryBlocks: 12 }, async (node, model) => {
       for (let i = 0; i < 6; i++) await node.request('evm_mine', []);
