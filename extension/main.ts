@@ -9,6 +9,7 @@ import { registerMockNodeCommands } from './mockNode/mockNodeCommands';
 import { MockNodeService } from './mockNode/mockNodeService';
 import { registerTokenDemoCommands, type TokenDemoCommands } from './mockNode/tokenDemoCommands';
 import { EndpointRegistry } from './rpc/endpoints';
+import { activateX402, type X402Api } from './x402/x402Feature';
 
 export { RPC_EXPLORER_VIEW } from './explorer/explorerFeature';
 
@@ -19,6 +20,8 @@ export interface ChainExplorerApi extends ExplorerApi {
   activationMs: number;
   /** The Authorizations view, its store and commands. */
   authorizations: AuthorizationsApi;
+  /** x402: payment headers and the mock node's facilitator settlements. */
+  x402: X402Api;
   /** The language client (started when a .jsonrpc or .authorization.json document opens) and Send. */
   language: LanguageFeaturesApi;
   /** The mock node's token demo commands (send token, pause, blocklist, advance time). */
@@ -40,6 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const tokenDemo = registerTokenDemoCommands(mockNode);
   // The language server judges .authorization.json windows by the chains' block times the view reads.
   const clocks = authorizations.api.tree.observer.onDidReadClocks((read) => language.api.setChainClocks(read));
+  const x402 = activateX402(registry, authorizations.api, output);
 
   context.subscriptions.push(
     output, registry, mockNode,
@@ -48,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
     ...registerMockNodeCommands(mockNode),
     ...tokenDemo.disposables, clocks,
     ...authorizations.disposables,
+    ...x402.disposables,
     ...language.disposables,
     vscode.commands.registerCommand('chainExplorer.showVersion', () => {
       void vscode.window.showInformationMessage(`Chain RPC Explorer ${String(context.extension.packageJSON.version)}`);
@@ -56,7 +61,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ChainE
   const activationMs = performance.now() - started;
   output.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
-    ...explorer.api, mockNode, registry, activationMs, authorizations: authorizations.api, language: language.api, tokenDemo, logUri: context.logUri,
+    ...explorer.api, mockNode, registry, activationMs, authorizations: authorizations.api, x402: x402.api, language: language.api, tokenDemo, logUri: context.logUri,
   };
 }
 

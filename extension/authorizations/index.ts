@@ -15,6 +15,8 @@ export interface AuthorizationsApi {
   tree: AuthorizationsTreeProvider;
   treeView: vscode.TreeView<AuthorizationNode>;
   commands: AuthorizationCommands;
+  /** The inspector's read-only markdown documents (other features show their inspections there too). */
+  documents: InspectorDocuments;
   /** Re-reads the chain and returns the keys per lifecycle state, as the view groups them. */
   groups(): Promise<Record<LifecycleState, string[]>>;
 }
@@ -54,7 +56,7 @@ export function activateAuthorizations(context: vscode.ExtensionContext, registr
   void tree.refresh();
   return {
     api: {
-      store, tree, treeView, commands,
+      store, tree, treeView, commands, documents,
       groups: async () => {
         await tree.refresh();
         return observer.groups();

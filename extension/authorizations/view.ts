@@ -212,7 +212,9 @@ export class AuthorizationsTreeProvider implements vscode.TreeDataProvider<Autho
     item.tooltip = tooltip;
     item.iconPath = error ? new vscode.ThemeIcon('warning') : undefined;
     // `reveal`: a transaction to show in the RPC Explorer (our capture or cancel, or the one that consumed the nonce).
-    item.contextValue = ['authorization', ...actionsFor(derived), ...(transactionsOf(record).length > 0 ? ['reveal'] : [])].join(' ');
+    // `x402`: a signed TransferWithAuthorization, which x402's exact scheme can carry in a payment header.
+    const x402 = record.signed && record.primaryType === 'TransferWithAuthorization' ? ['x402'] : [];
+    item.contextValue = ['authorization', ...actionsFor(derived), ...(transactionsOf(record).length > 0 ? ['reveal'] : []), ...x402].join(' ');
     item.command = { command: 'chainExplorer.authorizations.inspect', title: 'Inspect', arguments: [node] };
     return item;
   }

@@ -82,6 +82,14 @@ export function caip2Network(chainId: bigint): string {
   return `eip155:${chainId}`;
 }
 
+/** The chain id an x402 network names (`eip155:<id>`, or a v1 name), or undefined. */
+export function chainIdOfNetwork(network: string): bigint | undefined {
+  const caip2 = /^eip155:([1-9][0-9]{0,18})$/.exec(network);
+  if (caip2) return BigInt(caip2[1]);
+  const named = Object.entries(V1_NETWORK_NAMES).find(([, name]) => name === network);
+  return named ? BigInt(named[0]) : undefined;
+}
+
 /** One entry of `GET /supported`. */
 export interface SupportedKind {
   x402Version: X402Version;
