@@ -4,8 +4,7 @@
 // facilitator adds to the token's own (recipient and amount against the accepted requirements,
 // the network, the 6 s margin before validBefore). No vscode import and no I/O.
 import { getAddress } from 'ethers';
-import { caip2Network, chainIdOfNetwork, VALID_BEFORE_MARGIN_SECONDS } from '../../mock-node/x402/protocol';
-import { readPaymentPayload, type PaymentPayloadRead } from '../../mock-node/x402/requests';
+import { caip2Network, chainIdOfNetwork, readPaymentPayload, VALID_BEFORE_MARGIN_SECONDS, type PaymentPayloadRead } from '../../mock-node/x402/wire/index';
 
 /** What a signed TransferWithAuthorization carries: the message, its signature and the domain it was signed in. */
 export interface SignedTransfer {

@@ -7,8 +7,8 @@
 // the small TokenChain interface, so this module does no I/O of its own.
 import { Interface, verifyTypedData } from 'ethers';
 import { splitSignature, STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../tokenKit';
-import { Reason, VALID_BEFORE_MARGIN_SECONDS, type VerifyResponse } from './protocol';
-import type { PaymentRequest, TransferAuthorization } from './requests';
+import { Reason, VALID_BEFORE_MARGIN_SECONDS, type VerifyResponse } from './wire/protocol';
+import type { PaymentRequest, TransferAuthorization } from './wire/requests';
 
 const token = new Interface(STABLE_TOKEN_ABI);
 const TRANSFER_VRS = 'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)';

@@ -16,8 +16,8 @@ import { readToken, reasonForRevert, transferWithAuthorizationData, verifyExactE
 import {
   caip2Network, EXACT_SCHEME, Reason, SETTLE_PRECONFIRMATION_TIMEOUT_MS, v1NetworkName,
   type FacilitatorReply, type SettleResponse, type SupportedKind, type SupportedResponse, type VerifyResponse, type X402Version,
-} from './protocol';
-import { readPaymentRequest, type PaymentRequest, type RequestProblem } from './requests';
+} from './wire/protocol';
+import { readPaymentRequest, type PaymentRequest, type RequestProblem } from './wire/requests';
 
 class NodeRpcError extends Error {
   constructor(readonly code: number, message: string, readonly data?: unknown) {

@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { RpcHandler } from '../rpc/handler';
 import type { ProfileName } from '../rpc/methods/types';
 import type { X402Facilitator } from './facilitator';
-import { Reason } from './protocol';
+import { Reason } from './wire/protocol';
 
 export const X402_PATH = '/x402';
 
