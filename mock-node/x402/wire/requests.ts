@@ -4,7 +4,7 @@
 // `amount`; v1 puts `scheme`/`network` on the payload and names the price `maxAmountRequired`.
 // No I/O.
 import { Reason, X402_VERSIONS, type X402Version } from './protocol';
-import type { AuthorizationMessage } from '../tokenKit/index';
+import type { AuthorizationMessage } from '../../tokenKit/index';
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
