@@ -105,10 +105,16 @@ describe('x402 payment headers and facilitator settlements', function () {
     assert.equal(record.capture?.hash, settled.transaction);
     assert.equal(record.orderId, `x402 ${settled.transaction.slice(0, 10)}`);
     assert.equal(await explorer.authorizations.store.signature(key), signature);
-    const groups = await explorer.authorizations.groups();
-    assert.ok(groups.Used.includes(key), `a capture: ${JSON.stringify(groups)}`);
-    const receipt = await rpc(node.url, 'eth_getTransactionReceipt', [settled.transaction]) as { status: string };
-    assert.equal(receipt.status, '0x1');
+    // Paid only on the chain's evidence: the settlement's AuthorizationUsed and Transfer, in a sealed block.
+    const sealedIn = await waitFor('the settlement sealed', async () => {
+      const latest = BigInt(await rpc(node.url, 'eth_blockNumber') as string);
+      const receipt = await rpc(node.url, 'eth_getTransactionReceipt', [settled.transaction]) as { status: string; blockNumber: string } | null;
+      return receipt && BigInt(receipt.blockNumber) <= latest ? receipt : undefined;
+    });
+    assert.equal(sealedIn.status, '0x1');
+    await waitFor('the settlement shown as paid', async () => (await explorer.authorizations.groups()).Used.includes(key));
+    const state = explorer.authorizations.tree.observer.stateOf(explorer.authorizations.store.get(key)!);
+    assert.match(state?.note ?? '', new RegExp(`^paid: .*${settled.transaction.slice(0, 10)}`, 'i'), JSON.stringify(state));
     assert.deepEqual(await x402<string[]>('refreshSettlements'), [], 'imported once');
   });
 });
