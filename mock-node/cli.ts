@@ -40,8 +40,11 @@ export function helpText(): string {
   return lines.join('\n') + '\n';
 }
 
-const PARSE_ARGS_OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
-  ...Object.fromEntries(CLI_FLAGS.map((flag) => [flag.flag, { type: flag.kind === 'on' || flag.kind === 'off' ? 'boolean' : 'string' }])),
+const PARSE_ARGS_OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
+  ...Object.fromEntries(CLI_FLAGS.map((flag) => [
+    flag.flag,
+    { type: flag.kind === 'on' || flag.kind === 'off' ? 'boolean' : 'string', ...(flag.kind === 'list' ? { multiple: true } : {}) },
+  ])),
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -68,7 +71,7 @@ function jsonFile(name: string, path: string): unknown {
 }
 
 /** A flag's value as its option takes it; undefined when the flag leaves the option alone. */
-function valueOf(flag: CliFlag, raw: string | boolean): unknown {
+function valueOf(flag: CliFlag, raw: string | boolean | (string | boolean)[]): unknown {
   switch (flag.kind) {
     case 'integer': return integer(flag.flag, raw as string);
     case 'text': return raw;
@@ -76,6 +79,7 @@ function valueOf(flag: CliFlag, raw: string | boolean): unknown {
     case 'tokenUnits': return amount(flag.flag, raw as string, 6);
     case 'jsonFile': return jsonFile(flag.flag, raw as string);
     case 'accountRef': return /^\d+$/.test(raw as string) ? Number(raw) : raw;
+    case 'list': return (raw as string[]).flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
     case 'on': return raw === true ? true : undefined;
     case 'off': return raw === true ? false : undefined;
   }

@@ -15,6 +15,7 @@ import { OptionError, resolveOptions, type MockNodeOptions, type MockNodeOptions
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
 import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
+import { exposureWarning } from './rpc/requestGuards';
 import { WebSocketGateway } from './rpc/websocket/gateway';
 import { loadStateFile, saveStateFile } from './state/persistence';
 import { X402Facilitator } from './x402/facilitator';
@@ -95,9 +96,10 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const services: NodeServices = { options, chain, accounts, contracts, logger };
   const handle = createRpcHandler(services);
   const apiKey = options.apiKey ?? randomBytes(12).toString('hex');
+  const exposure = { bindHost: options.host, allowHosts: options.allowHosts, allowOrigins: options.cors ? ['*'] : options.allowOrigins };
   const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;
-  const routes = x402 ? [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes })] : [];
-  const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, apiKey, limits: options.limits, routes };
+  const routes = x402 ? [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes, exposure })] : [];
+  const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, apiKey, exposure, limits: options.limits, routes };
   return { services, handle, http, logger, x402 };
 }
 
@@ -158,6 +160,8 @@ async function saveStateOnStop(core: MockNodeCore): Promise<void> {
 export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<RunningMockNode> {
   const core = await createMockNodeCore(input);
   const { services, http } = core;
+  const warning = exposureWarning(services.options.host);
+  if (warning) core.logger.warn(warning);
   const server = createHttpServer(services, core.handle, http);
   const websocket = new WebSocketGateway(server, { ...services, handle: core.handle, http, logger: core.logger });
   await new Promise<void>((resolve, reject) => {

@@ -76,8 +76,12 @@ export interface MockNodeOptions {
   apiKey?: string;
   /** Request body limit in bytes. */
   maxBodyBytes: number;
-  /** Enable permissive CORS headers. */
+  /** Any browser origin may call (CORS `*`, WebSocket upgrades from any Origin): allowOrigins ['*']. */
   cors: boolean;
+  /** Browser origins allowed to call over HTTP (CORS) and WebSocket; none by default, '*' for any. */
+  allowOrigins: string[];
+  /** Host names answered besides loopback names, IP literals and the bound host; '*' for any. */
+  allowHosts: string[];
   /** Print logs as JSON lines. */
   jsonLogs: boolean;
   /** Only errors in the log (same as logLevel 'error'). */
@@ -99,6 +103,10 @@ export interface MockNodeOptions {
   x402: boolean;
   /** The dev account the x402 facilitator settles from: its index or its address (default: the last dev account). */
   x402Account?: number | string;
+  /** WebSocket: most open connections; more are closed at once with 1013. */
+  wsMaxConnections: number;
+  /** WebSocket: most bytes waiting to be sent over all sockets together; the largest is closed above it (1013). */
+  wsMaxTotalBufferedBytes: number;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -127,6 +135,8 @@ export function defaultOptions(): MockNodeOptions {
     control: true,
     maxBodyBytes: 5 * 1024 * 1024,
     cors: false,
+    allowOrigins: [],
+    allowHosts: [],
     jsonLogs: false,
     quiet: false,
     logLevel: 'info',
@@ -144,6 +154,8 @@ export function defaultOptions(): MockNodeOptions {
     },
     wsMaxBufferedBytes: 4 * 1024 * 1024,
     x402: true,
+    wsMaxConnections: 1000,
+    wsMaxTotalBufferedBytes: 64 * 1024 * 1024,
   };
 }
 
@@ -179,6 +191,14 @@ function checkInteger(name: string, value: number, min: number, max = Number.MAX
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new OptionError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
   }
+}
+
+function checkNames(name: string, value: unknown, pattern: RegExp, example: string): string[] {
+  if (!Array.isArray(value)) throw new OptionError(`${name} must be a list of strings`);
+  for (const item of value) {
+    if (typeof item !== 'string' || !pattern.test(item)) throw new OptionError(`${name}: ${JSON.stringify(item)} is not ${example}`);
+  }
+  return [...value] as string[];
 }
 
 function checkAddress(name: string, value: string): string {
@@ -239,6 +259,10 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   if (merged.genesisTimestamp !== undefined) checkInteger('genesisTimestamp', merged.genesisTimestamp, 0);
   merged.limits = resolveLimits(input.limits, defaults.limits, merged.maxBodyBytes);
   checkInteger('wsMaxBufferedBytes', merged.wsMaxBufferedBytes, 1024);
+  checkInteger('wsMaxConnections', merged.wsMaxConnections, 1);
+  checkInteger('wsMaxTotalBufferedBytes', merged.wsMaxTotalBufferedBytes, 1024);
+  merged.allowOrigins = checkNames('allowOrigins', merged.allowOrigins, /^(\*|[a-z][a-z0-9+.-]*:\/\/[^/\s]+\/?|null)$/i, 'an origin such as http://localhost:3000, or *');
+  merged.allowHosts = checkNames('allowHosts', merged.allowHosts, /^(\*|[a-z0-9_.-]+|\[[0-9a-f:.]+\])$/i, 'a host name such as devbox.lan, or *');
   if (merged.faults !== undefined) {
     try {
       parseFaultSpec(merged.faults);
@@ -298,7 +322,8 @@ function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileL
  * option to true (`on`) or false (`off`).
  */
 /** `accountRef`: a dev account's index (digits) or its address. */
-export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile' | 'accountRef' | 'on' | 'off';
+/** `list`: repeatable, each value may hold several comma-separated items; the option gets them all. */
+export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile' | 'accountRef' | 'list' | 'on' | 'off';
 
 /** One command-line flag: the option it sets (a dotted path into MockNodeOptionsInput), its help and how its value is read. */
 export interface CliFlag {
@@ -320,17 +345,21 @@ const limitFlags = (flag: string, key: keyof ProfileLimits, arg: string, help: s
 
 /** Every command-line flag of chain-mock-node; --help, parsing and the options they give come from here. */
 export const CLI_FLAGS: readonly CliFlag[] = [
-  { flag: 'host', section: 'Server', target: 'host', kind: 'text', arg: '<addr>', help: 'address to bind' },
+  { flag: 'host', section: 'Server', target: 'host', kind: 'text', arg: '<addr>', help: 'address to bind; beyond loopback every dev key is usable by anyone who reaches it' },
+  { flag: 'allow-host', section: 'Server', target: 'allowHosts', kind: 'list', arg: '<name>', help: 'also answer requests whose Host is this name (repeatable; * for any); loopback names, IP addresses and the --host name always are', shownDefault: 'none' },
   { flag: 'port', section: 'Server', target: 'port', kind: 'integer', arg: '<n>', help: 'port, 0 for any free port' },
   { flag: 'api-key', section: 'Server', target: 'apiKey', kind: 'text', arg: '<key>', help: 'key of the dedicated endpoint POST /dedicated/<key>', shownDefault: 'random' },
   { flag: 'max-body-bytes', section: 'Server', target: 'maxBodyBytes', kind: 'integer', arg: '<n>', help: 'request body limit' },
-  { flag: 'cors', section: 'Server', target: 'cors', kind: 'on', help: 'send permissive CORS headers' },
+  { flag: 'allow-origin', section: 'Server', target: 'allowOrigins', kind: 'list', arg: '<origin>', help: 'let web pages from this origin call over HTTP (CORS) and WebSocket (repeatable; * for any)', shownDefault: 'none' },
+  { flag: 'cors', section: 'Server', target: 'cors', kind: 'on', help: "let any web page call (same as --allow-origin '*')" },
   { flag: 'no-control', section: 'Server', target: 'control', kind: 'off', help: 'disable evm_*, anvil_* and mock_* control methods' },
   ...limitFlags('max-log-range', 'maxLogBlockRange', '<n>', 'eth_getLogs block range, 0 = no limit'),
   ...limitFlags('max-log-results', 'maxLogResults', '<n>', 'eth_getLogs result cap, 0 = no limit'),
   ...limitFlags('rate-limit', 'requestsPerSecond', '<rps>', 'requests per second, HTTP 429 above, 0 = off'),
   ...limitFlags('max-batch', 'maxBatch', '<n>', 'requests per batch'),
   { flag: 'ws-max-buffered-bytes', section: 'Limits', target: 'wsMaxBufferedBytes', kind: 'integer', arg: '<n>', help: 'close a WebSocket that falls this far behind' },
+  { flag: 'ws-max-connections', section: 'Limits', target: 'wsMaxConnections', kind: 'integer', arg: '<n>', help: 'most WebSocket connections; more are closed with 1013' },
+  { flag: 'ws-max-total-buffered-bytes', section: 'Limits', target: 'wsMaxTotalBufferedBytes', kind: 'integer', arg: '<n>', help: 'most bytes waiting on all WebSockets together; the largest are closed with 1013 above it' },
   { flag: 'faults', section: 'Faults and state', target: 'faults', kind: 'jsonFile', arg: '<file.json>', help: 'inject faults (latency, 429/503 shares, timeouts); see mock_setFaults' },
   { flag: 'state', section: 'Faults and state', target: 'stateFile', kind: 'text', arg: '<file.json>', help: 'load the chain from this file at start, save it atomically on exit and on mock_dumpState' },
   { flag: 'chain-id', section: 'Chain', target: 'chainId', kind: 'text', arg: '<id>', help: 'chain id' },

@@ -259,6 +259,9 @@ export class Chain extends EventEmitter<ChainEvents> {
         if (timestamp !== undefined && i === 0) this.clock.setNextTimestamp(timestamp);
         await this.flashblock();
         last = await this.seal();
+        // A turn of the event loop between blocks: evm_mine(10000) takes seconds, and requests
+        // (reads never wait for the writer) are answered meanwhile.
+        if (i + 1 < count) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       return last;
     });

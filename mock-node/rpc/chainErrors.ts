@@ -55,7 +55,7 @@ export function rpcErrorOf(error: ChainError): RpcError {
     case 'reorg-too-deep': {
       const deepest = fault.head - fault.safe;
       return input(
-        `reorg depth ${fault.depth} refused: it would replace block ${fault.head - BigInt(fault.depth) + 1n}, at or below the safe block ${fault.safe} ` +
+        `reorg depth ${fault.depth} refused: ${BigInt(fault.depth) > fault.head ? `it goes below the safe block ${fault.safe}` : `it would replace block ${fault.head - BigInt(fault.depth) + 1n}, at or below the safe block ${fault.safe}`} ` +
           `(safe trails latest by ${fault.safeDepth}, finalized by ${fault.finalizedDepth}); the deepest reorg allowed now is ${deepest}`,
         { depth: fault.depth, maxDepth: Number(deepest), safe: Number(fault.safe), finalized: Number(fault.finalized), latest: Number(fault.head) },
       );

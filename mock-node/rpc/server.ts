@@ -1,19 +1,25 @@
 // HTTP around the JSON-RPC handler. JSON-RPC POSTs on the RPC paths (`/` public,
 // `/dedicated/<key>` dedicated) go straight to handle() on Node's http server; everything else
 // (health, info, CORS preflight) is an Express app. mockNodeRouter() mounts the same handling
-// inside a user's own Express app.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// inside a user's own Express app. Every request first meets the guards of requestGuards.ts
+// (Host, Origin, Content-Type); nothing on the request path throws on what a client sends.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type express from 'express';
 import type { Router } from 'express';
 import { ErrorCode } from './errors';
 import { errorResponse, type HandleResult, type RpcHandler } from './handler';
 import type { NodeServices, ProfileName } from './methods/types';
 import type { ProfileLimitSet } from '../options';
+import {
+  CONTENT_TYPE_MESSAGE, corsHeaders, hostAllowed, hostRefusal, isJsonContentType, originAllowed, originRefusal, safeDecode, sameKey,
+  type ExposurePolicy,
+} from './requestGuards';
 
 export interface HttpOptions {
   maxBodyBytes: number;
-  cors: boolean;
   apiKey: string;
+  /** Who may call: Host names, browser origins (CORS and WebSocket). */
+  exposure: ExposurePolicy;
   /** Per-profile limits (body size per profile); maxBodyBytes applies when absent. */
   limits?: ProfileLimitSet;
   /** Routes served beside JSON-RPC on both servers (the x402 facilitator's). */
@@ -31,27 +37,48 @@ export function profileForPath(path: string, apiKey: string): ProfileName | 'una
   const clean = path.split('?')[0];
   if (clean === '/' || clean === '') return 'public';
   const match = /^\/dedicated\/([^/]+)\/?$/.exec(clean);
-  if (match) return decodeURIComponent(match[1]) === apiKey ? 'dedicated' : 'unauthorized';
-  return null;
+  if (!match) return null;
+  // Malformed percent-encoding (`%E0%A4%A`, `%ZZ`) is a wrong key, never an exception.
+  const key = safeDecode(match[1]);
+  return key !== null && sameKey(key, apiKey) ? 'dedicated' : 'unauthorized';
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'POST, GET, OPTIONS',
-  'access-control-allow-headers': 'content-type, authorization',
-};
 
-function send(res: ServerResponse, result: HandleResult, cors: boolean): void {
+function originOf(headers: IncomingHttpHeaders): string | undefined {
+  const origin = headers.origin;
+  return Array.isArray(origin) ? origin[0] : origin;
+}
+
+function send(res: ServerResponse, result: HandleResult, cors: Record<string, string>): void {
   if (result.hangup) {
     // An injected timeout: the request was held; now close the connection without an answer.
     res.socket?.destroy();
     return;
   }
-  const headers: Record<string, string> = { ...JSON_HEADERS, ...(cors ? CORS_HEADERS : {}), ...result.headers };
+  const headers: Record<string, string> = { ...JSON_HEADERS, ...cors, ...result.headers };
   const body = result.body === undefined ? '' : JSON.stringify(result.body);
   res.writeHead(result.status === 200 && result.body === undefined ? 204 : result.status, headers);
   res.end(body);
+}
+
+/**
+ * The refusal for a request the guards turn away, or undefined to serve it. `rpcPost`: a
+ * JSON-RPC POST (the Content-Type and Origin rules apply); the Host rule applies to every request.
+ */
+export function guardRequest(headers: IncomingHttpHeaders, exposure: ExposurePolicy, rpcPost: boolean): HandleResult | undefined {
+  if (!hostAllowed(headers.host, exposure)) {
+    return { status: 403, body: errorResponse(null, ErrorCode.InvalidRequest, hostRefusal(headers.host)) };
+  }
+  if (!rpcPost) return undefined;
+  const origin = originOf(headers);
+  if (!originAllowed(origin, exposure)) {
+    return { status: 403, body: errorResponse(null, ErrorCode.InvalidRequest, originRefusal(origin!)) };
+  }
+  if (!isJsonContentType(headers['content-type'])) {
+    return { status: 415, body: errorResponse(null, ErrorCode.InvalidRequest, CONTENT_TYPE_MESSAGE) };
+  }
+  return undefined;
 }
 
 /** Parses a request body into JSON, or the JSON-RPC parse error reply. */
@@ -104,13 +131,18 @@ function loadExpress(): typeof express {
 export function createExpressApp(services: NodeServices, http: HttpOptions): express.Express {
   const app = loadExpress()();
   app.disable('x-powered-by');
-  if (http.cors) {
-    app.use((req, res, next) => {
-      res.set(CORS_HEADERS);
-      if (req.method === 'OPTIONS') res.status(204).end();
-      else next();
-    });
-  }
+  app.use((req, res, next) => {
+    const refused = guardRequest(req.headers, http.exposure, false);
+    if (refused) {
+      send(res, refused, {});
+      return;
+    }
+    const cors = corsHeaders(originOf(req.headers), http.exposure);
+    if (Object.keys(cors).length === 0) return next();
+    res.set(cors);
+    if (req.method === 'OPTIONS') res.status(204).end();
+    else next();
+  });
   app.get('/health', (_req, res) => {
     const pending = services.chain.pending;
     res.json({
@@ -145,14 +177,27 @@ export function createHttpServer(services: NodeServices, handle: RpcHandler, htt
       app(req, res);
       return;
     }
+    const cors = corsHeaders(originOf(req.headers), http.exposure);
+    const refused = guardRequest(req.headers, http.exposure, true);
+    if (refused) {
+      refuse(req, res, refused, cors);
+      return;
+    }
     const limit = bodyLimit(http, profile);
     readBody(req, limit)
       .then((text) => answerRpc(handle, profile, text, limit))
-      .then((result) => send(res, result, http.cors))
+      .then((result) => send(res, result, cors))
       .catch(() => {
-        if (!res.headersSent) send(res, { status: 400, body: errorResponse(null, ErrorCode.InvalidRequest, 'could not read the request body') }, http.cors);
+        if (!res.headersSent) send(res, { status: 400, body: errorResponse(null, ErrorCode.InvalidRequest, 'could not read the request body') }, cors);
       });
   });
+}
+
+/** Answers a refused request without reading its body (the connection closes after the answer). */
+function refuse(req: IncomingMessage, res: ServerResponse, result: HandleResult, cors: Record<string, string>): void {
+  res.shouldKeepAlive = false;
+  send(res, { ...result, headers: { ...result.headers, connection: 'close' } }, cors);
+  req.resume();
 }
 
 /** An Express router serving the node's JSON-RPC paths, to mount inside another app. */
@@ -161,20 +206,31 @@ export function createRpcRouter(handle: RpcHandler, http: HttpOptions): Router {
   const router = express.Router();
   const largest = Math.max(http.maxBodyBytes, http.limits?.public.maxBodyBytes ?? 0, http.limits?.dedicated.maxBodyBytes ?? 0);
   const bodyParser = express.text({ type: () => true, limit: largest });
-  const serve = (profile: (req: express.Request) => ProfileName | 'unauthorized') => (req: express.Request, res: express.Response) => {
-    const text = typeof req.body === 'string' ? req.body : '';
-    const which = profile(req);
-    const limit = bodyLimit(http, which);
-    answerRpc(handle, which, Buffer.byteLength(text) > limit ? null : text, limit).then((result) => send(res, result, http.cors));
-  };
+  const cors = (req: express.Request) => corsHeaders(originOf(req.headers), http.exposure);
+  router.use((req, res, next) => {
+    const rpcPost = req.method === 'POST' && profileForPath(req.path, http.apiKey) !== null;
+    const refused = guardRequest(req.headers, http.exposure, rpcPost);
+    if (refused) return send(res, refused, cors(req));
+    const headers = cors(req);
+    if (req.method === 'OPTIONS' && Object.keys(headers).length > 0 && profileForPath(req.path, http.apiKey) !== null) {
+      res.set(headers).status(204).end();
+      return;
+    }
+    next();
+  });
   for (const routes of http.routes ?? []) router.use(routes);
-  router.post('/', bodyParser, serve(() => 'public'));
-  router.post('/dedicated/:key', bodyParser, serve((req) => (req.params.key === http.apiKey ? 'dedicated' : 'unauthorized')));
-  router.use(((error, _req, res, next) => {
+  router.post(/^\/(?:dedicated\/[^/]+\/?)?$/, bodyParser, (req, res) => {
+    // req.path is not percent-decoded: profileForPath decodes the key itself, without throwing.
+    const which = profileForPath(req.path, http.apiKey) ?? 'unauthorized';
+    const text = typeof req.body === 'string' ? req.body : '';
+    const limit = bodyLimit(http, which);
+    answerRpc(handle, which, Buffer.byteLength(text) > limit ? null : text, limit).then((result) => send(res, result, cors(req)));
+  });
+  router.use(((error, req, res, next) => {
     if (!error) return next();
     const status = (error as { status?: number }).status === 413 ? 413 : 400;
     const code = status === 413 ? ErrorCode.LimitExceeded : ErrorCode.ParseError;
-    send(res, { status, body: errorResponse(null, code, status === 413 ? `request body too large: limit ${http.maxBodyBytes} bytes` : 'could not read the request body') }, http.cors);
+    send(res, { status, body: errorResponse(null, code, status === 413 ? `request body too large: limit ${http.maxBodyBytes} bytes` : 'could not read the request body') }, cors(req));
   }) as express.ErrorRequestHandler);
   return router;
 }

@@ -2,8 +2,12 @@
 // `/dedicated/<key>/x402/{…}` (dedicated), so a facilitator URL is the endpoint's URL plus `/x402`.
 // The profile's rate limit and injected faults apply under the names `x402/supported`,
 // `x402/verify` and `x402/settle` (e.g. `mock_setFaults({ "*": { "x402/settle": { "latencyMs": 800 } } })`).
+// verify and settle meet the same web-page rules as JSON-RPC POSTs (requestGuards.ts): an Origin
+// that is not allowed is 403 and a body that is not application/json is 415, so a page cannot make
+// the node settle a payment; the Host rule is the server's, before any route.
 import express, { type Request, type Response, type Router } from 'express';
 import type { RpcHandler } from '../rpc/handler';
+import { CONTENT_TYPE_MESSAGE, isJsonContentType, originAllowed, originRefusal, sameKey, type ExposurePolicy } from '../rpc/requestGuards';
 import type { ProfileName } from '../rpc/methods/types';
 import type { X402Facilitator } from './facilitator';
 import { Reason } from './wire/protocol';
@@ -15,6 +19,8 @@ type Operation = 'supported' | 'verify' | 'settle';
 export interface X402RouteOptions {
   apiKey: string;
   maxBodyBytes: number;
+  /** Which browser origins may call (the node's --allow-origin / --cors). */
+  exposure: ExposurePolicy;
 }
 
 /** A verify or settle answer for a body that could not be read (HTTP 400 / 413). */
@@ -29,8 +35,19 @@ export function createX402Router(facilitator: X402Facilitator, handle: RpcHandle
   const readText = express.text({ type: () => true, limit: options.maxBodyBytes });
 
   const serve = (operation: Operation) => async (req: Request, res: Response) => {
+    if (operation !== 'supported') {
+      const origin = [req.headers.origin].flat()[0];
+      if (!originAllowed(origin, options.exposure)) {
+        res.status(403).json(unreadable(operation, originRefusal(origin!)));
+        return;
+      }
+      if (!isJsonContentType(req.headers['content-type'])) {
+        res.status(415).json(unreadable(operation, CONTENT_TYPE_MESSAGE));
+        return;
+      }
+    }
     const key = req.params.key;
-    if (key !== undefined && key !== options.apiKey) {
+    if (key !== undefined && (typeof key !== 'string' || !sameKey(key, options.apiKey))) {
       res.status(401).json({ error: 'unauthorized: unknown key for the dedicated endpoint' });
       return;
     }

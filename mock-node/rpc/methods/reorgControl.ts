@@ -65,8 +65,12 @@ export const reorgControlMethods: MethodTable = {
     if (depth < 1n || depth > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidParams('invalid argument 0: depth must be a whole number of at least 1');
     const value = Number(depth);
     const options = parseReorgOptions(params[1]);
-    if (options.leaveOut instanceof Set) {
-      const head = node.chain.head;
+    // The depth is checked against what exists (above the safe block) before anything walks the
+    // blocks: a depth past it is refused by chain.reorg() with the deepest reorg allowed, and the
+    // walk below never goes further than the blocks a reorg may replace.
+    const head = node.chain.head;
+    const deepest = head - node.chain.safeNumber();
+    if (options.leaveOut instanceof Set && BigInt(value) <= deepest) {
       const known = new Set<Hex>();
       for (let n = head - BigInt(value) + 1n; n <= head; n++) for (const item of node.chain.blockByNumber(n)?.transactions ?? []) known.add(item.tx.hash);
       for (const hash of options.leaveOut) if (!known.has(hash)) throw invalidParams(`invalid argument 1: transaction ${hash} is not in the ${value} newest blocks`);

@@ -1,8 +1,18 @@
 // WebSocket on the HTTP server's port and RPC paths (`/` public, `/dedicated/<key>` dedicated;
-// a wrong key is refused with HTTP 401 before the upgrade). Every message is JSON-RPC: eth_subscribe
-// and eth_unsubscribe are answered here, everything else goes through the same handle() as HTTP
-// (limits, faults and the receipts rule included). A socket whose unsent data grows beyond
-// wsMaxBufferedBytes gets no more messages and is closed with 1008 and a reason saying why.
+// a wrong key is refused with HTTP 401 before the upgrade, a Host or Origin the node does not
+// answer to with HTTP 403). Every message is JSON-RPC: eth_subscribe and eth_unsubscribe are
+// answered here, everything else goes through the same handle() as HTTP (limits, faults and the
+// receipts rule included).
+//
+// Memory is bounded whatever clients do:
+// - a socket with more than wsMaxBufferedBytes waiting to be sent gets no more notifications or
+//   replies and is closed with 1008 (slow consumer);
+// - a socket with half of that waiting is not read from until it drains, so a client that sends
+//   requests and never reads the replies stops its own flow;
+// - over wsMaxConnections, a new connection is closed at once with 1013 (try again later);
+// - over wsMaxTotalBufferedBytes waiting on all sockets together, the sockets with the most
+//   waiting are closed with 1013 until the total is under it.
+// A closed slow socket that still does not read is cut off after CLOSE_GRACE_MS, freeing its buffers.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
@@ -12,68 +22,128 @@ import type { MockNodeOptions } from '../../options';
 import { ErrorCode, RpcError } from '../errors';
 import { errorResponse, type RpcHandler, type RpcId, type RpcResponse } from '../handler';
 import type { ProfileName } from '../methods/types';
+import { hostAllowed, hostRefusal, originAllowed, originRefusal } from '../requestGuards';
 import { bodyLimit, profileForPath, type HttpOptions } from '../server';
 import { SubscriptionHub, type SubscriptionClient } from './subscriptions';
 
 export const SLOW_CONSUMER_CLOSE_CODE = 1008;
+/** RFC 6455 "try again later": the node is at its connection or total buffer limit. */
+export const OVER_CAPACITY_CLOSE_CODE = 1013;
+/** How long a closed socket may take to take its close frame before it is cut off. */
+export const CLOSE_GRACE_MS = 2000;
 
 export interface WebSocketStats {
   clients: number;
   subscriptions: number;
   notificationsSent: number;
   closedSlowConsumers: number;
+  /** Connections closed for the connection cap or the total buffer cap. */
+  closedOverCapacity: number;
+  /** Bytes waiting to be sent over all sockets now. */
+  bufferedBytes: number;
+}
+
+interface ConnectionHooks {
+  /** The connection went over its own limit. */
+  slow(connection: Connection): void;
+  /** `bytes` more were queued on some socket (the gateway's running total). */
+  queued(bytes: number): void;
 }
 
 class Connection implements SubscriptionClient {
   closing = false;
-  /** Notifications of the current chain event, written together (one corked write) in a microtask. */
+  /** Notifications and replies of the current turn, written together (one corked write) in a microtask. */
   private batch: string[] = [];
+  private batchBytes = 0;
+  private readingPaused = false;
 
   constructor(
     readonly ws: WebSocket,
     readonly profile: ProfileName,
     private readonly maxBuffered: number,
-    private readonly onSlow: () => void,
-  ) {}
+    private readonly hooks: ConnectionHooks,
+  ) {
+    this.socket?.on?.('drain', () => this.resumeIfDrained());
+  }
 
+  /** Bytes earlier turns left unsent (what ws and the socket hold): the per-socket limit applies to these. */
+  get buffered(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  /** Everything waiting, this turn's batch included (replies are checked against it). */
+  get waiting(): number {
+    return this.ws.bufferedAmount + this.batchBytes;
+  }
+
+  private get socket(): { cork?: () => void; uncork?: () => void; on?: (event: string, listener: () => void) => void } | undefined {
+    // ws keeps the socket private; cork/uncork and 'drain' are all this uses of it.
+    return (this.ws as unknown as { _socket?: ReturnType<() => Connection['socket']> })._socket;
+  }
+
+  /**
+   * A notification; false when the client is gone or was closed for falling behind. Only what
+   * earlier events left unsent counts: one large event must not close a healthy socket.
+   */
   send(text: string): boolean {
+    return this.queue(text, this.buffered);
+  }
+
+  /**
+   * A reply to a request: the same queue as notifications, so the order on the wire is the order
+   * of events. Replies of this turn count too: requests are read only while less than half the
+   * limit waits, so only a client that piles up requests without reading replies gets here.
+   */
+  reply(text: string): void {
+    this.queue(text, this.waiting);
+  }
+
+  /** Stops reading requests while half the limit or more waits to be sent; 'drain' resumes. */
+  admitRead(): void {
+    if (this.readingPaused || this.closing || this.waiting < this.maxBuffered / 2) return;
+    this.readingPaused = true;
+    this.ws.pause();
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.batch = [];
+    this.batchBytes = 0;
+    this.ws.close(code, reason);
+    // A client that does not read never takes the close frame: cut it off to free its buffers.
+    setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
+  private queue(text: string, waiting: number): boolean {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return false;
-    // Only what earlier events left unsent counts: one large event must not close a healthy socket.
-    if (this.ws.bufferedAmount > this.maxBuffered) {
-      this.closeSlow();
+    if (waiting > this.maxBuffered) {
+      this.hooks.slow(this);
       return false;
     }
-    this.enqueue(text);
-    return true;
-  }
-
-  /** A reply to a request: same queue as notifications, so the order on the wire is the order of events. */
-  reply(text: string): void {
-    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
-    this.enqueue(text);
-  }
-
-  private enqueue(text: string): void {
     if (this.batch.length === 0) queueMicrotask(() => this.flush());
     this.batch.push(text);
+    this.batchBytes += text.length;
+    this.hooks.queued(text.length);
+    return true;
   }
 
   private flush(): void {
     const batch = this.batch;
     this.batch = [];
+    this.batchBytes = 0;
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
-    // One write for the whole batch instead of a write per frame (ws keeps the socket private).
-    const socket = (this.ws as unknown as { _socket?: { cork?: () => void; uncork?: () => void } })._socket;
+    // One write for the whole batch instead of a write per frame.
+    const socket = this.socket;
     socket?.cork?.();
     for (const text of batch) this.ws.send(text);
     socket?.uncork?.();
   }
 
-  private closeSlow(): void {
-    this.closing = true;
-    this.batch = [];
-    this.onSlow();
-    this.ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${this.maxBuffered} bytes waiting to be sent`);
+  private resumeIfDrained(): void {
+    if (!this.readingPaused || this.closing || this.waiting >= this.maxBuffered / 2) return;
+    this.readingPaused = false;
+    this.ws.resume();
   }
 }
 
@@ -82,6 +152,11 @@ export class WebSocketGateway {
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<Connection>();
   private closedSlow = 0;
+  private closedOverCapacity = 0;
+  /** Total waiting at the last count, and bytes queued since: the count is redone only when they could pass the cap. */
+  private countedBuffered = 0;
+  private queuedSinceCount = 0;
+  private countScheduled = false;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
 
   private readonly options: MockNodeOptions;
@@ -110,7 +185,14 @@ export class WebSocketGateway {
   }
 
   stats(): WebSocketStats {
-    return { clients: this.connections.size, subscriptions: this.hub.size, notificationsSent: this.hub.sent, closedSlowConsumers: this.closedSlow };
+    return {
+      clients: this.connections.size,
+      subscriptions: this.hub.size,
+      notificationsSent: this.hub.sent,
+      closedSlowConsumers: this.closedSlow,
+      closedOverCapacity: this.closedOverCapacity,
+      bufferedBytes: this.totalBuffered(),
+    };
   }
 
   close(): void {
@@ -127,24 +209,37 @@ export class WebSocketGateway {
       if (!(path === this.basePath || path.startsWith(`${this.basePath}/`) || path.startsWith(`${this.basePath}?`))) return;
       path = path.slice(this.basePath.length) || '/';
     }
+    const origin = Array.isArray(req.headers.origin) ? req.headers.origin[0] : req.headers.origin;
     const profile = profileForPath(path, this.http.apiKey);
-    if (profile === null || profile === 'unauthorized') {
-      const status = profile === null ? '404 Not Found' : '401 Unauthorized';
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
-    }
+    if (!hostAllowed(req.headers.host, this.http.exposure)) return refuseUpgrade(socket, '403 Forbidden', hostRefusal(req.headers.host));
+    if (!originAllowed(origin, this.http.exposure)) return refuseUpgrade(socket, '403 Forbidden', originRefusal(origin!));
+    if (profile === null) return refuseUpgrade(socket, '404 Not Found', 'no WebSocket endpoint here: use / or /dedicated/<key>');
+    if (profile === 'unauthorized') return refuseUpgrade(socket, '401 Unauthorized', 'unauthorized: unknown key for the dedicated endpoint');
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, profile));
   }
 
   private accept(ws: WebSocket, profile: ProfileName): void {
-    const connection = new Connection(ws, profile, this.options.wsMaxBufferedBytes, () => {
-      this.closedSlow++;
-      this.hub.dropClient(connection);
-      this.logger?.warn(`WebSocket client closed: slow consumer (more than ${this.options.wsMaxBufferedBytes} bytes waiting)`, { profile });
+    const limit = this.options.wsMaxConnections;
+    if (this.connections.size >= limit) {
+      this.closedOverCapacity++;
+      this.logger?.warn(`WebSocket client refused: ${limit} connections open (the limit)`, { profile });
+      ws.close(OVER_CAPACITY_CLOSE_CODE, `too many WebSocket connections: limit ${limit}`);
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+      return;
+    }
+    const connection = new Connection(ws, profile, this.options.wsMaxBufferedBytes, {
+      slow: (slow) => {
+        this.closedSlow++;
+        this.hub.dropClient(slow);
+        this.logger?.warn(`WebSocket client closed: slow consumer (more than ${this.options.wsMaxBufferedBytes} bytes waiting)`, { profile });
+        slow.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${this.options.wsMaxBufferedBytes} bytes waiting to be sent`);
+      },
+      queued: (bytes) => this.queued(bytes),
     });
     this.connections.add(connection);
     this.logger?.debug('WebSocket client connected', { profile, clients: this.connections.size });
     ws.on('message', (data: RawData, isBinary: boolean) => {
+      connection.admitRead();
       if (isBinary) {
         this.reply(connection, errorResponse(null, ErrorCode.InvalidRequest, 'binary frames are not JSON-RPC; send text'));
         return;
@@ -157,6 +252,48 @@ export class WebSocketGateway {
       this.logger?.debug('WebSocket client disconnected', { profile, code, clients: this.connections.size });
     });
     ws.on('error', () => ws.terminate());
+  }
+
+  private totalBuffered(): number {
+    let total = 0;
+    for (const connection of this.connections) total += connection.buffered;
+    return total;
+  }
+
+  /**
+   * Keeps the bytes waiting on all sockets under wsMaxTotalBufferedBytes (see the module comment).
+   * Counting walks every connection, so it runs at most once per turn of the event loop, after
+   * this turn's writes, and only once enough was queued since the last count to pass the cap.
+   */
+  private queued(bytes: number): void {
+    this.queuedSinceCount += bytes;
+    if (this.countScheduled || this.countedBuffered + this.queuedSinceCount <= this.options.wsMaxTotalBufferedBytes) return;
+    this.countScheduled = true;
+    setImmediate(() => this.enforceTotal());
+  }
+
+  private enforceTotal(): void {
+    this.countScheduled = false;
+    this.queuedSinceCount = 0;
+    const cap = this.options.wsMaxTotalBufferedBytes;
+    this.countedBuffered = this.totalBuffered();
+    if (this.countedBuffered <= cap) return;
+    // Sockets already closing hold buffers nobody reads: cut them off first; then those holding
+    // the most, down to three quarters of the cap, so the next count is a quarter of the cap away.
+    const target = (cap * 3) / 4;
+    const bySize = [...this.connections].sort((a, b) => Number(b.closing) - Number(a.closing) || b.buffered - a.buffered);
+    for (const connection of bySize) {
+      if (this.countedBuffered <= target || connection.buffered === 0) break;
+      this.countedBuffered -= connection.buffered;
+      if (connection.closing) {
+        connection.ws.terminate();
+        continue;
+      }
+      this.closedOverCapacity++;
+      this.hub.dropClient(connection);
+      this.logger?.warn(`WebSocket client closed: the node's WebSocket send buffers hold more than ${cap} bytes`, { profile: connection.profile });
+      connection.close(OVER_CAPACITY_CLOSE_CODE, `server busy: more than ${cap} bytes waiting on all WebSocket connections`);
+    }
   }
 
   private reply(connection: Connection, body: RpcResponse | RpcResponse[] | undefined): void {
@@ -222,6 +359,11 @@ export class WebSocketGateway {
     }
     return hasId ? response : undefined;
   }
+}
+
+function refuseUpgrade(socket: Duplex, status: string, message: string): void {
+  const body = JSON.stringify(errorResponse(null, ErrorCode.InvalidRequest, message));
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 function isSubscriptionCall(request: unknown): request is Record<string, unknown> {

@@ -8,6 +8,7 @@ import { Wallet } from 'ethers';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { parseCommandLine } from '../../../mock-node/cli';
 import { EVENT_TOPICS } from '../../../mock-node/tokenKit';
+import { rawRequest } from '../../helpers/rawHttp';
 import { post, rpc, sleep, startTestNode, startTestNodeVia } from '../../helpers/rpc';
 import { balanceOf, pendingNonce, requirementsFor, signPayment, signPaymentV1 } from './helpers';
 
@@ -184,6 +185,27 @@ describe('x402 facilitator (with x402\'s HTTPFacilitatorClient)', function () {
     assert.equal(verified.invalidReason, 'invalid_network');
     const upto = { ...requirementsFor(node), scheme: 'upto' };
     assert.equal((await facilitator.verify({ ...payload, accepted: upto }, upto)).invalidReason, 'unsupported_scheme');
+  });
+
+  it('a web page cannot drive verify or settle: an Origin not allowed is 403, a text/plain body 415; nothing moves', async () => {
+    const requirements = requirementsFor(node);
+    const payload = await signPayment(payerKey(), requirements);
+    const body = JSON.stringify({ x402Version: 2, paymentPayload: payload, paymentRequirements: requirements });
+    const before = await fundsSnapshot(node, payer(), merchant());
+    for (const base of [node.x402!.url, node.x402!.dedicatedUrl]) {
+      for (const operation of ['verify', 'settle'] as const) {
+        const fromPage = await rawRequest(`${base}/${operation}`, { headers: { 'content-type': 'application/json', origin: 'https://attacker.example' }, body });
+        assert.equal(fromPage.status, 403, `${operation} from a page`);
+        assert.match(fromPage.body.errorMessage ?? fromPage.body.invalidMessage, /origin "https:\/\/attacker.example" is not allowed/);
+        // text/plain is what a page can POST cross-origin without a preflight (and without an Origin check in old browsers).
+        const simple = await rawRequest(`${base}/${operation}`, { headers: { 'content-type': 'text/plain' }, body });
+        assert.equal(simple.status, 415, `${operation} as text/plain`);
+      }
+    }
+    assert.deepEqual(await fundsSnapshot(node, payer(), merchant()), before, 'nothing settled');
+    // The same payment from a tool (no Origin, application/json) settles: the refusals above were the guards'.
+    const settled = await facilitator.settle(payload, requirements);
+    assert.equal(settled.success, true, JSON.stringify(settled));
   });
 
   it('a body it cannot read is HTTP 400 with invalid_payload or invalid_payment_requirements; nothing changes', async () => {
