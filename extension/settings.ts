@@ -1,7 +1,7 @@
 // The extension's settings (contributes.configuration in package.json), read in one place.
 import * as vscode from 'vscode';
-import type { MockNodeOptionsInput } from '../mock-node/index';
 import type { LogFilterSetting, SlotSetting } from './explorer/nodeSpec';
+import { mockNodeSettings, type MockNodeSettings } from './mockNode/mockNodeSettings';
 
 export const SECTION = 'chainExplorer';
 
@@ -69,8 +69,12 @@ export async function updateSettingsEndpoints(change: (current: EndpointSetting[
   await config.update('endpoints', change(current), vscode.ConfigurationTarget.Global);
 }
 
-/** chainExplorer.mockNode.options: startMockNode options for the bundled node (validated when it starts). */
-export function readMockNodeOptionsSetting(): MockNodeOptionsInput {
-  const value = vscode.workspace.getConfiguration(`${SECTION}.mockNode`).get<unknown>('options');
-  return isRecord(value) && !Array.isArray(value) ? (value as MockNodeOptionsInput) : {};
+/**
+ * chainExplorer.mockNode.options: startMockNode options for the bundled node (validated when it
+ * starts). The exposure keys come from user settings only and an untrusted workspace sets none
+ * (mockNodeSettings); `ignored` names what a workspace tried to set.
+ */
+export function readMockNodeOptionsSetting(): MockNodeSettings {
+  const inspected = vscode.workspace.getConfiguration(`${SECTION}.mockNode`).inspect<unknown>('options');
+  return mockNodeSettings(inspected, vscode.workspace.isTrusted);
 }

@@ -61,9 +61,17 @@ export class MockNodeService implements vscode.Disposable {
     return this.node;
   }
 
-  /** Options from the chainExplorer.mockNode.options setting, under any given here. */
+  /**
+   * Options from the chainExplorer.mockNode.options setting, under any given here. Exposure keys
+   * (host, cors, stateFile …) come from user settings only; an untrusted workspace sets nothing.
+   */
   private options(extra: MockNodeOptionsInput): MockNodeOptionsInput {
-    const fromSettings = readMockNodeOptionsSetting();
+    const { options: fromSettings, ignored } = readMockNodeOptionsSetting();
+    if (ignored.length > 0) {
+      this.output.warn(
+        `chainExplorer.mockNode.options: ${ignored.join(', ')} ignored from the workspace settings (${vscode.workspace.isTrusted ? 'set them in your user settings' : 'the workspace is not trusted'})`,
+      );
+    }
     return { ...fromSettings, ...extra, quiet: false, logLevel: thresholdForChannel(this.output.logLevel), logSink: channelSink(this.output) };
   }
 
