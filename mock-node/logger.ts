@@ -1,7 +1,8 @@
 // The node's log: levels, plain lines or JSON lines, to stderr or to a sink the host supplies (the
 // VS Code extension passes one that writes to its LogOutputChannel). What is logged is chosen so a
 // log can be shared: method names, hashes, addresses and counts; never request params, raw
-// transactions, signatures or the dedicated endpoint's key.
+// transactions, signatures or the dedicated endpoint's key (redact.ts scrubs every entry).
+import { scrubSecrets, scrubValue } from './redact';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The lowest level written; 'off' writes nothing. */
@@ -45,11 +46,21 @@ export function formatLogLine(entry: LogEntry): string {
   return `${entry.level === 'info' ? '' : entry.level.toUpperCase() + ' '}${entry.message}${fields}`;
 }
 
-export function createLogger(options: { json: boolean; threshold: LogThreshold; sink?: LogSink; write?: (line: string) => void }): Logger {
+export function createLogger(options: {
+  json: boolean;
+  threshold: LogThreshold;
+  sink?: LogSink;
+  write?: (line: string) => void;
+  /** Strings never to write (the dedicated key); see redact.ts for what else is hidden. */
+  secrets?: readonly string[];
+}): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const secrets = options.secrets ?? [];
   let threshold = options.threshold;
   let minimum = rank(threshold);
-  const emit = (entry: LogEntry) => {
+  const emit = (raw: LogEntry) => {
+    // Every line, at every level, without secrets: library messages echo the values they were given.
+    const entry: LogEntry = { ...raw, message: scrubSecrets(raw.message, secrets), ...(raw.fields ? { fields: scrubValue(raw.fields, secrets) as Record<string, unknown> } : {}) };
     if (options.sink) options.sink(entry);
     else if (options.json) write(JSON.stringify({ time: entry.time, level: entry.level, message: entry.message, ...entry.fields }, jsonValue));
     else write(formatLogLine(entry));

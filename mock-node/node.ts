@@ -84,7 +84,8 @@ function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts
 export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Promise<MockNodeCore> {
   const options = resolveOptions(input);
   const threshold = options.quiet && options.logLevel !== 'off' ? 'error' : options.logLevel;
-  const logger = createLogger({ json: options.jsonLogs, threshold, sink: options.logSink });
+  const apiKey = options.apiKey ?? randomBytes(12).toString('hex');
+  const logger = createLogger({ json: options.jsonLogs, threshold, sink: options.logSink, secrets: [apiKey] });
   const accounts = new DevAccounts(options.mnemonic, options.accounts);
   const contracts = new NativeContracts(nativeContractsFor(options, accounts));
   const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts), logger);
@@ -94,8 +95,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   }
   logChainEvents(chain, logger);
   const services: NodeServices = { options, chain, accounts, contracts, logger };
-  const handle = createRpcHandler(services);
-  const apiKey = options.apiKey ?? randomBytes(12).toString('hex');
+  const handle = createRpcHandler(services, undefined, [apiKey]);
   const exposure = { bindHost: options.host, allowHosts: options.allowHosts, allowOrigins: options.cors ? ['*'] : options.allowOrigins };
   const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;
   const routes = x402 ? [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes, exposure })] : [];

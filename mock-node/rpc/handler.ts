@@ -4,6 +4,7 @@
 // JSON-RPC error. It never throws and never sees HTTP objects.
 import { ChainError } from '../chain/errors';
 import { CATALOG, requiredCount, type MethodSpec } from '../catalog/index';
+import { scrubSecrets } from '../redact';
 import { rpcErrorOf } from './chainErrors';
 import { buildDispatch } from './dispatch';
 import { ErrorCode, RpcError } from './errors';
@@ -71,7 +72,11 @@ export interface ExtraMethods {
   tables: readonly MethodTable[];
 }
 
-export function createRpcHandler(services: NodeServices, extra: ExtraMethods = { specs: [], tables: [] }): RpcHandler {
+/**
+ * `secrets`: strings never to put in an answer (the dedicated key). Every error message is
+ * scrubbed (redact.ts) before it is answered or logged: library messages echo their inputs.
+ */
+export function createRpcHandler(services: NodeServices, extra: ExtraMethods = { specs: [], tables: [] }, secrets: readonly string[] = []): RpcHandler {
   const logger = services.logger;
   const faults = new FaultInjector(services.options.faults ?? {});
   const limiters = {
@@ -180,12 +185,13 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
     } catch (thrown) {
       const error = thrown instanceof ChainError ? rpcErrorOf(thrown) : thrown;
       if (error instanceof RpcError) {
-        if (started) logger.debug(`${method} answered error ${error.code}`, { profile, ms: elapsed(started), message: error.message });
-        return errorResponse(id, error.code, error.message, error.data);
+        const message = scrubSecrets(error.message, secrets);
+        if (started) logger.debug(`${method} answered error ${error.code}`, { profile, ms: elapsed(started), message });
+        return errorResponse(id, error.code, message, error.data);
       }
       // A bug, not bad input: always in the log, with where it happened.
       logger.error(`${method} failed with an internal error`, { profile, error: (error as Error)?.stack ?? String(error) });
-      return errorResponse(id, ErrorCode.Internal, `internal error: ${(error as Error)?.message ?? String(error)}`);
+      return errorResponse(id, ErrorCode.Internal, scrubSecrets(`internal error: ${(error as Error)?.message ?? String(error)}`, secrets));
     }
   }
 
@@ -219,7 +225,7 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
       return { status: 200, body: await one(body, profile) };
     } catch (error) {
       logger.error('request failed with an internal error', { profile, error: (error as Error)?.stack ?? String(error) });
-      return { status: 500, body: errorResponse(null, ErrorCode.Internal, `internal error: ${(error as Error)?.message ?? String(error)}`) };
+      return { status: 500, body: errorResponse(null, ErrorCode.Internal, scrubSecrets(`internal error: ${(error as Error)?.message ?? String(error)}`, secrets)) };
     }
   }
 

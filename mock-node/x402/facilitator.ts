@@ -4,6 +4,7 @@
 // with the `internal` profile so no limit or fault meets it): eth_call at `pending` to simulate,
 // eth_sendTransaction from its dev account to settle, then it waits for the transaction's
 // pre-confirmation so the answer comes once the Transfer is in the pending block.
+import { scrubSecrets } from '../redact';
 import { getAddress, zeroPadValue } from 'ethers';
 import type { IncludedTransaction } from '../chain/types';
 import type { Hex } from '../chain/hex';
@@ -95,7 +96,7 @@ export class X402Facilitator {
       return { status: 200, body: result };
     } catch (error) {
       this.services.logger.error('x402 verify failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
-      return { status: 500, body: { isValid: false, invalidReason: Reason.unexpectedVerifyError, invalidMessage: (error as Error)?.message ?? String(error) } };
+      return { status: 500, body: { isValid: false, invalidReason: Reason.unexpectedVerifyError, invalidMessage: scrubSecrets((error as Error)?.message ?? String(error)) } };
     }
   }
 
@@ -110,7 +111,7 @@ export class X402Facilitator {
       return { status: 200, body: await this.settleVerified(read.request) };
     } catch (error) {
       this.services.logger.error('x402 settle failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
-      return { status: 500, body: { success: false, errorReason: Reason.unexpectedSettleError, errorMessage: (error as Error)?.message ?? String(error), transaction: '', network } };
+      return { status: 500, body: { success: false, errorReason: Reason.unexpectedSettleError, errorMessage: scrubSecrets((error as Error)?.message ?? String(error)), transaction: '', network } };
     }
   }
 

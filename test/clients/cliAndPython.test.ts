@@ -36,6 +36,10 @@ describe('the CLI as a child process', function () {
     writeFileSync(file, JSON.stringify({ chainId: '84532', accounts: 2, pendingIdentity: 'zero', auto: false, token: { name: 'USDC' } }));
     const child = spawn(process.execPath, [CLI, '--port', '0', '--config', file, '--accounts', '3', '--json-logs'], { cwd: ROOT });
     let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
     const listening = await new Promise<Record<string, any>>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no JSON log line:\n${stderr}`)), 15_000);
       child.stderr.on('data', (chunk: Buffer) => {
@@ -54,6 +58,12 @@ describe('the CLI as a child process', function () {
       assert.equal(await rpc(listening.url, 'eth_chainId'), '0x14a34');
       const pending = await rpc(listening.url, 'eth_getBlockByNumber', ['pending', false]);
       assert.equal(pending.hash, '0x' + '00'.repeat(32));
+      // The log never holds the dedicated key; stdout names the full URL once.
+      assert.match(listening.dedicatedUrl, /\/dedicated\/<key hidden>$/);
+      const ready = JSON.parse(stdout.split('\n').find((l) => l.includes('"listening"'))!);
+      const key = /\/dedicated\/([A-Za-z0-9_-]+)$/.exec(ready.listening.dedicatedUrl)![1];
+      assert.equal(await rpc(ready.listening.dedicatedUrl, 'eth_chainId'), '0x14a34');
+      assert.ok(!stderr.includes(key), 'the key is nowhere in the log');
     } finally {
       child.kill('SIGTERM');
     }
