@@ -17,7 +17,8 @@ import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { exposureWarning } from './rpc/requestGuards';
 import { WebSocketGateway } from './rpc/websocket/gateway';
-import { loadStateFile, saveStateFile } from './state/persistence';
+import { startAutosave, type Autosave } from './state/autosave';
+import { loadStateFile, saveStateFile, stateFileLocationProblem } from './state/persistence';
 import { X402Facilitator } from './x402/facilitator';
 import { createX402Router, X402_PATH } from './x402/routes';
 import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './state/worldState';
@@ -32,6 +33,8 @@ export interface MockNodeCore {
   logger: Logger;
   /** The x402 facilitator, unless turned off (`x402: false`). */
   x402?: X402Facilitator;
+  /** --autosave-blocks: saves the state file every N sealed blocks. */
+  autosave: Autosave;
 }
 
 export interface RunningMockNode {
@@ -90,6 +93,9 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const contracts = new NativeContracts(nativeContractsFor(options, accounts));
   const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts), logger);
   if (options.stateFile) {
+    // A path that cannot be written fails now, not silently at exit.
+    const problem = stateFileLocationProblem(options.stateFile);
+    if (problem) throw new OptionError(`--state ${options.stateFile}: ${problem}`);
     const loaded = await loadStateFile(chain, options, options.stateFile);
     if (loaded) logger.info(`loaded ${options.stateFile}`, { blocks: loaded.blocks, queued: loaded.queued });
   }
@@ -100,7 +106,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;
   const routes = x402 ? [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes, exposure })] : [];
   const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, apiKey, exposure, limits: options.limits, routes };
-  return { services, handle, http, logger, x402 };
+  return { services, handle, http, logger, x402, autosave: startAutosave(chain, options, logger) };
 }
 
 export interface MockNodeRouter {
@@ -148,12 +154,18 @@ export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<
   };
 }
 
-/** Writes the state file, when the node has one, and logs what was saved. */
+/** Writes the state file, when the node has one, and logs what was saved, or why it could not be. */
 async function saveStateOnStop(core: MockNodeCore): Promise<void> {
+  await core.autosave.stop();
   const stateFile = core.services.options.stateFile;
   if (!stateFile) return;
-  const saved = await saveStateFile(core.services.chain, core.services.options, stateFile);
-  core.logger.info(`saved ${stateFile}`, { blocks: saved.blocks, queued: saved.queued, bytes: saved.bytes });
+  try {
+    const saved = await saveStateFile(core.services.chain, core.services.options, stateFile);
+    core.logger.info(`saved ${stateFile}`, { blocks: saved.blocks, queued: saved.queued, bytes: saved.bytes });
+  } catch (error) {
+    core.logger.error(`could not save the state file ${stateFile}: ${(error as Error).message}`);
+    throw error;
+  }
 }
 
 /** Starts a mock node with its HTTP server; resolves once it listens. */

@@ -97,6 +97,8 @@ export interface MockNodeOptions {
   faults?: unknown;
   /** --state: chain state file, loaded at start and written atomically on exit and on mock_dumpState. */
   stateFile?: string;
+  /** With stateFile: also write it every this many sealed blocks (0: only on exit and mock_dumpState). */
+  autosaveBlocks: number;
   /** WebSocket: a socket with more than this many bytes waiting to be sent is closed (slow consumer). */
   wsMaxBufferedBytes: number;
   /** The x402 facilitator routes (GET /x402/supported, POST /x402/verify, POST /x402/settle) on both profiles. */
@@ -152,6 +154,7 @@ export function defaultOptions(): MockNodeOptions {
       public: { maxLogBlockRange: 2000, maxLogResults: 10_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
       dedicated: { maxLogBlockRange: 10_000, maxLogResults: 20_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
     },
+    autosaveBlocks: 0,
     wsMaxBufferedBytes: 4 * 1024 * 1024,
     x402: true,
     wsMaxConnections: 1000,
@@ -286,6 +289,8 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
       throw new OptionError(`x402Account must be a dev account index from 0 to ${merged.accounts - 1} or a dev account's address, got ${JSON.stringify(account)}`);
     }
   }
+  checkInteger('autosaveBlocks', merged.autosaveBlocks, 0);
+  if (merged.autosaveBlocks > 0 && merged.stateFile === undefined) throw new OptionError('autosaveBlocks needs a state file (--state)');
   return merged;
 }
 
@@ -362,6 +367,7 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   { flag: 'ws-max-total-buffered-bytes', section: 'Limits', target: 'wsMaxTotalBufferedBytes', kind: 'integer', arg: '<n>', help: 'most bytes waiting on all WebSockets together; the largest are closed with 1013 above it' },
   { flag: 'faults', section: 'Faults and state', target: 'faults', kind: 'jsonFile', arg: '<file.json>', help: 'inject faults (latency, 429/503 shares, timeouts); see mock_setFaults' },
   { flag: 'state', section: 'Faults and state', target: 'stateFile', kind: 'text', arg: '<file.json>', help: 'load the chain from this file at start, save it atomically on exit and on mock_dumpState' },
+  { flag: 'autosave-blocks', section: 'Faults and state', target: 'autosaveBlocks', kind: 'integer', arg: '<n>', help: 'with --state, also save it every n sealed blocks (a crash loses at most n blocks); 0 = only on exit and mock_dumpState' },
   { flag: 'chain-id', section: 'Chain', target: 'chainId', kind: 'text', arg: '<id>', help: 'chain id' },
   { flag: 'block-time-ms', section: 'Chain', target: 'blockTimeMs', kind: 'integer', arg: '<ms>', help: 'time between sealed blocks' },
   { flag: 'flashblock-ms', section: 'Chain', target: 'flashblockMs', kind: 'integer', arg: '<ms>', help: 'time between flashblocks of the pending block' },

@@ -8,7 +8,7 @@
 // Writes are atomic: a temp file beside the target, fsync, rename, fsync of the directory; the
 // target is either the old complete file or the new complete file, never half of one.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transaction } from 'ethers';
@@ -17,7 +17,12 @@ import type { BlockHeader } from '../chain/header';
 import { hashHeader } from '../chain/header';
 import type { Hex } from '../chain/hex';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
+import { encodeReceipt } from '../chain/blockInProgress';
+import { bloomOfLogs } from '../chain/bloom';
+import { orderedTrieRoot } from '../chain/tries';
 import { fromEthers } from '../execution/transaction';
+import { scrubSecrets } from '../redact';
+import { checkSavedStateShape, StateFileError } from './savedStateShape';
 import type { MockNodeOptions } from '../options';
 import { StateDraft, type AccountRecord, type StateLayer } from './worldState';
 
@@ -69,12 +74,7 @@ export interface SavedState {
   clock: { offset: string; next: string | null };
 }
 
-export class StateFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StateFileError';
-  }
-}
+export { StateFileError };
 
 const BIGINT_HEADER_FIELDS = ['difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas'] as const;
 
@@ -164,11 +164,33 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
 }
 
 function decodeTransaction([encoded, from]: [string, string], where: string): TransactionRecord {
+  let tx: Transaction;
   try {
-    return fromEthers(Transaction.from(encoded), encoded.toLowerCase(), from.toLowerCase());
+    tx = Transaction.from(encoded);
   } catch (error) {
-    throw new StateFileError(`${where}: cannot decode a transaction: ${(error as Error).message}`);
+    throw new StateFileError(`${where}: cannot decode a transaction: ${scrubSecrets((error as Error).message)}`);
   }
+  // The sender is recovered from the signature; the file's copy must agree with it.
+  if (tx.from?.toLowerCase() !== from.toLowerCase()) {
+    throw new StateFileError(`${where}: transaction ${tx.hash} is signed by ${tx.from?.toLowerCase() ?? 'nobody'}, not by ${from.toLowerCase()} as the file says`);
+  }
+  return fromEthers(tx, encoded.toLowerCase(), from.toLowerCase());
+}
+
+/** Checks what the header commits to besides the state: transactions, receipts, logs bloom, gas used. */
+async function verifyBlockContents(header: BlockHeader, transactions: IncludedTransaction[], logs: LogRecord[], where: string): Promise<void> {
+  for (const { receipt, index } of transactions) {
+    if (receipt.logsBloom !== bloomOfLogs(receipt.logs)) throw new StateFileError(`${where}: receipt ${index}'s logsBloom does not match its logs`);
+  }
+  const gasUsed = transactions.length ? transactions[transactions.length - 1].receipt.cumulativeGasUsed : 0n;
+  if (gasUsed !== header.gasUsed) throw new StateFileError(`${where}: the receipts use ${gasUsed} gas, the header says ${header.gasUsed}`);
+  if (bloomOfLogs(logs) !== header.logsBloom.toLowerCase()) throw new StateFileError(`${where}: the logs do not match the header's logsBloom`);
+  const [transactionsRoot, receiptsRoot] = await Promise.all([
+    orderedTrieRoot(transactions.map((item) => item.tx.encoded)),
+    orderedTrieRoot(transactions.map((item) => encodeReceipt(item.tx.type, item.receipt))),
+  ]);
+  if (transactionsRoot !== header.transactionsRoot.toLowerCase()) throw new StateFileError(`${where}: the transactions do not match the header's transactionsRoot`);
+  if (receiptsRoot !== header.receiptsRoot.toLowerCase()) throw new StateFileError(`${where}: the receipts do not match the header's receiptsRoot`);
 }
 
 function applyChanges(draft: StateDraft, changes: StateChanges): void {
@@ -180,10 +202,16 @@ function applyChanges(draft: StateDraft, changes: StateChanges): void {
   }
 }
 
-/** Rebuilds the chain from a SavedState (state layers through the trie, every root and hash checked). */
-export async function importState(chain: Chain, options: MockNodeOptions, saved: SavedState, source = 'state file'): Promise<{ blocks: number; queued: number }> {
-  if (saved?.format !== STATE_FORMAT) throw new StateFileError(`${source} is not a chain-mock-node state file`);
-  if (saved.version !== STATE_VERSION) throw new StateFileError(`${source} has format version ${saved.version}; this node reads version ${STATE_VERSION}`);
+/**
+ * Rebuilds the chain from a SavedState. Every field's type is checked first; then every block is
+ * verified against its header: hash, state root, transactionsRoot, receiptsRoot, logsBloom (the
+ * block's and each receipt's), gas used and each transaction's signer. Nothing changes unless all hold.
+ */
+export async function importState(chain: Chain, options: MockNodeOptions, raw: unknown, source = 'state file'): Promise<{ blocks: number; queued: number }> {
+  const candidate = raw as Partial<SavedState> | null | undefined;
+  if (typeof candidate !== 'object' || candidate === null || candidate.format !== STATE_FORMAT) throw new StateFileError(`${source} is not a chain-mock-node state file`, true);
+  if (candidate.version !== STATE_VERSION) throw new StateFileError(`${source} has format version ${String(candidate.version)}; this node reads version ${STATE_VERSION}`, true);
+  const saved = checkSavedStateShape(raw, source);
   if (BigInt(saved.chainId) !== options.chainId) {
     throw new StateFileError(`${source} is for chain id ${BigInt(saved.chainId)}, but the node was started with chain id ${options.chainId}`);
   }
@@ -238,6 +266,7 @@ export async function importState(chain: Chain, options: MockNodeOptions, saved:
       if (r.revertData !== undefined) receipt.revertData = r.revertData;
       transactions.push({ tx, receipt, index });
     }
+    await verifyBlockContents(blockHeader, transactions, logs, where);
     blocks.push({ header: blockHeader, hash: savedBlock.hash, size: savedBlock.size, transactions, logs, state, sealed: true, flashblockIndex: savedBlock.flashblockIndex });
   }
   const queued = saved.queue.map((raw) => decodeTransaction(raw, `${source}, queue`));
@@ -305,15 +334,24 @@ export async function saveStateFile(chain: Chain, options: MockNodeOptions, path
   return { path, blocks: saved.blocks.length, queued: saved.queue.length, bytes: Buffer.byteLength(text) };
 }
 
+/** Why the state file could not be written at `path` (a missing directory, a directory in its place), or undefined. */
+export function stateFileLocationProblem(path: string): string | undefined {
+  const directory = dirname(path);
+  if (!existsSync(directory)) return `the directory ${directory} does not exist`;
+  if (!statSync(directory).isDirectory()) return `${directory} is not a directory`;
+  if (existsSync(path) && statSync(path).isDirectory()) return 'it is a directory, not a file';
+  return undefined;
+}
+
 /** Loads `path` into the chain when it exists; false when there is no file yet. */
 export async function loadStateFile(chain: Chain, options: MockNodeOptions, path: string): Promise<{ blocks: number; queued: number } | false> {
   removeStaleTempFiles(path);
   if (!existsSync(path)) return false;
-  let saved: SavedState;
+  let saved: unknown;
   try {
-    saved = JSON.parse(await readFile(path, 'utf8')) as SavedState;
+    saved = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new StateFileError(`cannot read state file ${path}: ${(error as Error).message}`);
+    throw new StateFileError(`cannot read state file ${path}: ${(error as Error).message}`, true);
   }
   return importState(chain, options, saved, `state file ${path}`);
 }

@@ -1,8 +1,8 @@
 // mock_dumpState: with --state FILE, writes the chain to that file now (atomically) and answers
 // {path, blocks, queued, bytes}; without one, answers the state itself (the same JSON the file
 // holds). mock_loadState(state) replaces the running chain with such a state.
-import { exportState, importState, saveStateFile, StateFileError, type SavedState } from '../../state/persistence';
-import { invalidInput } from '../errors';
+import { exportState, importState, saveStateFile, StateFileError } from '../../state/persistence';
+import { invalidInput, invalidParams } from '../errors';
 import type { MethodTable } from './types';
 
 export const stateFileMethods: MethodTable = {
@@ -13,9 +13,10 @@ export const stateFileMethods: MethodTable = {
   },
   mock_loadState: async (params, { node }) => {
     try {
-      return await importState(node.chain, node.options, params[0] as SavedState, 'the state');
+      return await importState(node.chain, node.options, params[0], 'the state');
     } catch (error) {
-      if (error instanceof StateFileError) throw invalidInput(error.message);
+      // A field of the wrong type is a bad argument; content that does not verify, bad input.
+      if (error instanceof StateFileError) throw error.malformed ? invalidParams(`invalid argument 0: ${error.message}`) : invalidInput(error.message);
       throw error;
     }
   },
