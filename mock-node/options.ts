@@ -99,6 +99,10 @@ export interface MockNodeOptions {
   stateFile?: string;
   /** With stateFile: also write it every this many sealed blocks (0: only on exit and mock_dumpState). */
   autosaveBlocks: number;
+  /** Most transactions waiting in the queue from one sender (geth: "account limit exceeded"). */
+  maxQueuedPerSender: number;
+  /** Most transactions waiting in the queue in all (geth: "txpool is full"). */
+  maxQueued: number;
   /** WebSocket: a socket with more than this many bytes waiting to be sent is closed (slow consumer). */
   wsMaxBufferedBytes: number;
   /** The x402 facilitator routes (GET /x402/supported, POST /x402/verify, POST /x402/settle) on both profiles. */
@@ -155,6 +159,8 @@ export function defaultOptions(): MockNodeOptions {
       dedicated: { maxLogBlockRange: 10_000, maxLogResults: 20_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
     },
     autosaveBlocks: 0,
+    maxQueuedPerSender: 1024,
+    maxQueued: 8192,
     wsMaxBufferedBytes: 4 * 1024 * 1024,
     x402: true,
     wsMaxConnections: 1000,
@@ -290,6 +296,8 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
     }
   }
   checkInteger('autosaveBlocks', merged.autosaveBlocks, 0);
+  checkInteger('maxQueuedPerSender', merged.maxQueuedPerSender, 1);
+  checkInteger('maxQueued', merged.maxQueued, 1);
   if (merged.autosaveBlocks > 0 && merged.stateFile === undefined) throw new OptionError('autosaveBlocks needs a state file (--state)');
   return merged;
 }
@@ -362,6 +370,8 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   ...limitFlags('max-log-results', 'maxLogResults', '<n>', 'eth_getLogs result cap, 0 = no limit'),
   ...limitFlags('rate-limit', 'requestsPerSecond', '<rps>', 'requests per second, HTTP 429 above, 0 = off'),
   ...limitFlags('max-batch', 'maxBatch', '<n>', 'requests per batch'),
+  { flag: 'max-queued-per-sender', section: 'Limits', target: 'maxQueuedPerSender', kind: 'integer', arg: '<n>', help: 'transactions waiting from one sender ("account limit exceeded" above)' },
+  { flag: 'max-queued', section: 'Limits', target: 'maxQueued', kind: 'integer', arg: '<n>', help: 'transactions waiting in all ("txpool is full" above)' },
   { flag: 'ws-max-buffered-bytes', section: 'Limits', target: 'wsMaxBufferedBytes', kind: 'integer', arg: '<n>', help: 'close a WebSocket that falls this far behind' },
   { flag: 'ws-max-connections', section: 'Limits', target: 'wsMaxConnections', kind: 'integer', arg: '<n>', help: 'most WebSocket connections; more are closed with 1013' },
   { flag: 'ws-max-total-buffered-bytes', section: 'Limits', target: 'wsMaxTotalBufferedBytes', kind: 'integer', arg: '<n>', help: 'most bytes waiting on all WebSockets together; the largest are closed with 1013 above it' },

@@ -11,7 +11,8 @@
 // - the dedicated endpoint's key, in a path or anywhere verbatim, is hidden.
 const ETHERS_INFO = /\s*\(((?:[a-zA-Z]+=(?:"(?:[^"\\]|\\.)*"|[^,()]*|\{[^]*?\}|\[[^]*?\]))(?:,\s*[a-zA-Z]+=(?:"(?:[^"\\]|\\.)*"|[^,()]*|\{[^]*?\}|\[[^]*?\]))*)\)/g;
 const SECRET_PAIR = /\b(value|buffer|data|signature|transaction|tx|info|raw|privateKey|key)=("(?:[^"\\]|\\.)*"|\{[^]*?\}|\[[^]*?\]|[^\s,)]+)/g;
-const LONG_HEX = /(0x)?[0-9a-fA-F]{65,}/g;
+/** 0x-prefixed, or bare with at least one letter (a long decimal number is not hex). */
+const LONG_HEX = /0[xX][0-9a-fA-F]{65,}|\b(?=[0-9]*[a-fA-F])[0-9a-fA-F]{65,}\b/g;
 const DEDICATED_PATH = /(\/dedicated\/)[^\s/"'?#)]+/g;
 /** JavaScript's own BigInt() error quotes its input. */
 const BIGINT_ECHO = /Cannot convert [^]*? to a BigInt/g;

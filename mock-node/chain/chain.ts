@@ -11,13 +11,13 @@ import { StateTrie } from '../state/stateTrie';
 import { StateDraft, type AccountRecord } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
 import type { BlockEnvironment } from '../execution/nativeContract';
-import { maxFeePerGas, validateStatic } from '../execution/transaction';
+import { maxFeePerGas, priorityFeePerGas, validateStatic } from '../execution/transaction';
 import type { Logger } from '../logger';
 import { ChainError } from './errors';
 import { nextBaseFee } from './baseFee';
 import { bloomOfLogs } from './bloom';
 import { BlockInProgress } from './blockInProgress';
-import { ChainClock } from './clock';
+import { ChainClock, MAX_TIMESTAMP } from './clock';
 import { addressKey, type Hex } from './hex';
 import { TransactionQueue } from './transactionQueue';
 import type { BlockRecord, IncludedTransaction, TransactionRecord } from './types';
@@ -201,8 +201,14 @@ export class Chain extends EventEmitter<ChainEvents> {
       throw new ChainError({ kind: 'nonce-too-low', next: account.nonce, nonce: tx.nonce });
     }
     const existing = this.queue.sameNonce(tx);
-    if (existing && maxFeePerGas(tx) * 10n < maxFeePerGas(existing) * 11n) {
+    // geth's rule: a replacement raises both the fee cap and the tip by at least 10%.
+    if (existing && (maxFeePerGas(tx) * 10n < maxFeePerGas(existing) * 11n || priorityFeePerGas(tx) * 10n < priorityFeePerGas(existing) * 11n)) {
       throw new ChainError({ kind: 'replacement-underpriced' });
+    }
+    if (!existing) {
+      // geth's txpool errors: one sender cannot fill the queue, nor all senders together.
+      if (this.queue.countFrom(tx.from) >= this.options.maxQueuedPerSender) throw new ChainError({ kind: 'account-limit-exceeded' });
+      if (this.queue.size >= this.options.maxQueued) throw new ChainError({ kind: 'txpool-full' });
     }
     const baseFee = this.pendingSnapshot.header.baseFeePerGas;
     if (maxFeePerGas(tx) < baseFee) {
@@ -290,7 +296,11 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Moves the clock forward; answers the total offset in seconds. */
   increaseTime(seconds: bigint): Promise<bigint> {
-    return this.exclusive(async () => this.clock.increase(seconds));
+    return this.exclusive(async () => {
+      const now = this.clock.now();
+      if (now + seconds > MAX_TIMESTAMP) throw new ChainError({ kind: 'clock-overflow', now, seconds });
+      return this.clock.increase(seconds);
+    });
   }
 
   /** The next block gets exactly this timestamp; it must be after the latest block's. */
@@ -312,6 +322,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private checkNextTimestamp(timestamp: bigint): void {
+    if (timestamp > MAX_TIMESTAMP) throw new ChainError({ kind: 'timestamp-too-large', timestamp });
     const latest = this.latest.header.timestamp;
     if (timestamp <= latest) throw new ChainError({ kind: 'timestamp-not-after-latest', timestamp, latest });
   }

@@ -1,5 +1,8 @@
 // The chain's clock: wall time plus the offset evm_increaseTime adds, and an optional exact
-// timestamp for the next block (evm_setNextBlockTimestamp).
+// timestamp for the next block (evm_setNextBlockTimestamp). Timestamps never pass 2^64 - 1, the
+// largest a header holds (the chain writer refuses moves past it).
+export const MAX_TIMESTAMP = 2n ** 64n - 1n;
+
 export class ChainClock {
   private offset = 0n;
   private next: bigint | undefined;
@@ -25,7 +28,8 @@ export class ChainClock {
   stampFor(parentTimestamp: bigint): bigint {
     if (this.next !== undefined) return this.next;
     const now = this.now();
-    return now > parentTimestamp ? now : parentTimestamp + 1n;
+    const stamp = now > parentTimestamp ? now : parentTimestamp + 1n;
+    return stamp > MAX_TIMESTAMP ? MAX_TIMESTAMP : stamp;
   }
 
   /** Called when a block with an exact next timestamp seals: later blocks move on from there. */

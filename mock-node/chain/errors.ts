@@ -19,6 +19,9 @@ export type ChainFault =
   | { kind: 'replacement-underpriced' }
   | { kind: 'fee-below-base-fee'; from: Hex; maxFeePerGas: bigint; baseFee: bigint }
   | { kind: 'insufficient-funds'; balance: bigint; cost: bigint }
+  // The queue's bounds (geth's txpool errors): per sender, and in total.
+  | { kind: 'account-limit-exceeded' }
+  | { kind: 'txpool-full' }
   // What happened to a queued transaction someone waits for.
   | { kind: 'transaction-replaced' }
   | { kind: 'transaction-dropped'; reason: 'nonce too low' | 'insufficient funds for gas * price + value' }
@@ -29,6 +32,9 @@ export type ChainFault =
   | { kind: 'reverted'; data: Hex; reason?: string }
   // Chain control.
   | { kind: 'timestamp-not-after-latest'; timestamp: bigint; latest: bigint }
+  // A header's timestamp is 64 bits: no block may be stamped past 2^64 - 1.
+  | { kind: 'timestamp-too-large'; timestamp: bigint }
+  | { kind: 'clock-overflow'; now: bigint; seconds: bigint }
   | { kind: 'reorg-depth-invalid' }
   | { kind: 'reorg-too-deep'; depth: number; head: bigint; safe: bigint; finalized: bigint; safeDepth: number; finalizedDepth: number };
 

@@ -6,9 +6,15 @@ import type { TransactionRecord } from './types';
 export class TransactionQueue {
   private readonly byHash = new Map<Hex, TransactionRecord>();
   private readonly bySenderNonce = new Map<string, TransactionRecord>();
+  private readonly perSender = new Map<Hex, number>();
 
   get size(): number {
     return this.byHash.size;
+  }
+
+  /** Transactions queued from one sender. */
+  countFrom(sender: Hex): number {
+    return this.perSender.get(sender) ?? 0;
   }
 
   has(hash: Hex): boolean {
@@ -26,13 +32,17 @@ export class TransactionQueue {
   add(tx: TransactionRecord): void {
     const existing = this.bySenderNonce.get(key(tx));
     if (existing) this.byHash.delete(existing.hash);
+    else this.perSender.set(tx.from, this.countFrom(tx.from) + 1);
     this.byHash.set(tx.hash, tx);
     this.bySenderNonce.set(key(tx), tx);
   }
 
   remove(tx: TransactionRecord): void {
-    this.byHash.delete(tx.hash);
+    if (!this.byHash.delete(tx.hash)) return;
     if (this.bySenderNonce.get(key(tx)) === tx) this.bySenderNonce.delete(key(tx));
+    const left = this.countFrom(tx.from) - 1;
+    if (left > 0) this.perSender.set(tx.from, left);
+    else this.perSender.delete(tx.from);
   }
 
   /** Arrival order (a replacement keeps the position of its arrival). */
@@ -51,6 +61,7 @@ export class TransactionQueue {
     const all = this.list();
     this.byHash.clear();
     this.bySenderNonce.clear();
+    this.perSender.clear();
     return all;
   }
 }

@@ -69,6 +69,11 @@ export function maxFeePerGas(tx: TransactionRecord): bigint {
   return tx.type === 2 ? tx.maxFeePerGas! : tx.gasPrice!;
 }
 
+/** The most a transaction may tip per gas (a legacy transaction's gas price is both cap and tip). */
+export function priorityFeePerGas(tx: TransactionRecord): bigint {
+  return tx.type === 2 ? tx.maxPriorityFeePerGas! : tx.gasPrice!;
+}
+
 /** The price per gas the transaction pays in a block with this base fee. */
 export function effectiveGasPrice(tx: TransactionRecord, baseFee: bigint): bigint {
   if (tx.type !== 2) return tx.gasPrice!;

@@ -1,6 +1,7 @@
 // The error edge: every ChainError kind the chain and execution throw becomes one JSON-RPC error
 // here, with the code and the wording geth (or Base, for pre-confirmation) answers. Nothing below
 // rpc/ knows a JSON-RPC code.
+import { MAX_TIMESTAMP } from '../chain/clock';
 import type { ChainError, ChainFault } from '../chain/errors';
 import { ErrorCode, RpcError } from './errors';
 
@@ -36,6 +37,10 @@ export function rpcErrorOf(error: ChainError): RpcError {
       return input(`max fee per gas less than block base fee: address ${fault.from}, maxFeePerGas: ${fault.maxFeePerGas}, baseFee: ${fault.baseFee}`);
     case 'insufficient-funds':
       return input(`insufficient funds for gas * price + value: balance ${fault.balance}, tx cost ${fault.cost}, overshot ${fault.cost - fault.balance}`);
+    case 'account-limit-exceeded':
+      return input('account limit exceeded');
+    case 'txpool-full':
+      return input('txpool is full');
     case 'transaction-replaced':
       return new RpcError(ErrorCode.TransactionRejected, 'transaction replaced');
     case 'transaction-dropped':
@@ -50,6 +55,13 @@ export function rpcErrorOf(error: ChainError): RpcError {
       return new RpcError(ErrorCode.ExecutionReverted, fault.reason ? `execution reverted: ${fault.reason}` : 'execution reverted', fault.data);
     case 'timestamp-not-after-latest':
       return input(`timestamp ${fault.timestamp} is lower than or equal to previous block's timestamp ${fault.latest}`);
+    case 'timestamp-too-large':
+      return new RpcError(ErrorCode.InvalidParams, 'invalid argument 0: timestamp must be at most 2^64 - 1');
+    case 'clock-overflow':
+      return new RpcError(
+        ErrorCode.InvalidParams,
+        `invalid argument 0: the clock would pass 2^64 - 1 (now ${fault.now}, at most ${MAX_TIMESTAMP - fault.now} more seconds)`,
+      );
     case 'reorg-depth-invalid':
       return input('reorg depth must be a whole number of at least 1');
     case 'reorg-too-deep': {
