@@ -9,10 +9,14 @@ import type {
   AccountData, BlockJson, FilterLogs, Loaded, LogFilterSetting, Overview, ReceiptJson, SlotData, SlotSetting, TokenData,
 } from './nodeSpec';
 
+/** Longest error text shown in a tree node: an endpoint's error message can be of any size. */
+const MAX_ERROR_TEXT = 300;
+
 export function failure<T>(error: unknown): Loaded<T> {
+  const text = describeRpcError(error).replace(/[^\x20-\x7e\u00a0-\uffff]/g, ' ');
   return {
     ok: false,
-    error: describeRpcError(error),
+    error: text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text,
     needsDedicated: error instanceof HttpStatusError && error.needsDedicatedEndpoint ? true : undefined,
   };
 }

@@ -6,7 +6,7 @@ import { RateLimitedError } from '../rpc/errors';
 import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
 import { ChainLookups } from './chainLookups';
 import { EndpointBrowser, type BrowserSettings, type GoToOutcome } from './endpointBrowser';
-import { endpointNode } from './endpointNodes';
+import { endpointNode, unshowableEndpointNode } from './endpointNodes';
 import { EndpointReader } from './endpointReader';
 import { foundId } from './foundNodes';
 import { recentSectionId } from './recentNodes';
@@ -153,11 +153,17 @@ export class ExplorerModel {
     const settings = this.settings();
     return this.endpoints().map((endpoint) => {
       const state = this.shownState(endpoint);
-      return endpointNode(this.view(endpoint, state), { tag: this.tag, pendingRefreshes: state?.pendingRefreshes ?? 0 }, {
-        showSafeFinalized: settings.showSafeFinalized,
-        hasToken: endpoint.tokenAddress !== undefined,
-        activityBlocks: settings.activityBlocks,
-      });
+      const view = this.view(endpoint, state);
+      try {
+        return endpointNode(view, { tag: this.tag, pendingRefreshes: state?.pendingRefreshes ?? 0 }, {
+          showSafeFinalized: settings.showSafeFinalized,
+          hasToken: endpoint.tokenAddress !== undefined,
+          activityBlocks: settings.activityBlocks,
+        });
+      } catch (error) {
+        // One endpoint's odd answers never blank the whole view.
+        return unshowableEndpointNode(view, error);
+      }
     });
   }
 

@@ -12,9 +12,13 @@ export interface RpcRequest {
 
 export interface RpcClientOptions {
   timeoutMs?: number;
+  /** The largest answer read; a larger one is cut off and reported (default 32 MiB). */
+  maxResponseBytes?: number;
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 interface JsonRpcResponse {
   jsonrpc?: string;
@@ -52,12 +56,14 @@ export function isRetrySafe(method: string): boolean {
 export class RpcClient {
   private nextId = 1;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private readonly fetchImpl: typeof fetch;
   /** Requests sent (HTTP round trips), for diagnostics. */
   requestCount = 0;
 
   constructor(readonly url: string, options: RpcClientOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.fetchImpl = options.fetch ?? fetch;
   }
 
@@ -144,8 +150,9 @@ export class RpcClient {
       }
       let text: string;
       try {
-        text = await response.text();
+        text = await this.readBounded(method, response, controller);
       } catch (error) {
+        if (error instanceof BadResponseError) throw error;
         throw this.abortOrNetwork(method, error, timedOut);
       }
       let body: unknown;
@@ -159,12 +166,42 @@ export class RpcClient {
         throw new RateLimitedError(method, parseRetryAfter(response.headers.get('retry-after')), parsed ? errorInBody(body) : undefined);
       }
       if (!response.ok) throw new HttpStatusError(method, response.status, parsed ? errorInBody(body) : undefined);
-      if (!parsed) throw new BadResponseError(method, `not JSON (${text.slice(0, 60)})`);
+      if (!parsed) throw new BadResponseError(method, notJson(text, response.headers.get('content-type')));
       return body;
     } finally {
       clearTimeout(timer);
       outerSignal?.removeEventListener('abort', onOuterAbort);
     }
+  }
+
+  /**
+   * The body as text, at most maxResponseBytes of it: an endpoint answering 100 MB (or without
+   * end) is cut off and reported instead of filling the extension host's memory.
+   */
+  private async readBounded(method: string, response: Response, controller: AbortController): Promise<string> {
+    const limit = this.maxResponseBytes;
+    const tooLarge = (): BadResponseError => {
+      controller.abort();
+      return new BadResponseError(method, `the answer is larger than ${limit} bytes; not read`);
+    };
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        void reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+    return text + decoder.decode();
   }
 
   private abortOrNetwork(method: string, error: unknown, timedOut: boolean): RpcClientError {
@@ -177,4 +214,16 @@ export class RpcClient {
 
 function controllerAborted(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** What a body that is not JSON looks like, in a few words (an HTML page is named as such). */
+function notJson(text: string, contentType: string | null): string {
+  const start = text.trimStart();
+  if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body|\?xml)/i.test(start)) {
+    return 'an HTML page, not JSON-RPC (is the URL an RPC endpoint?)';
+  }
+  if (start === '') return 'an empty answer, not JSON-RPC';
+  // Printable characters only, so a hostile answer cannot draw in the tree or the log.
+  const shown = start.slice(0, 60).replace(/[^\x20-\x7e]/g, ' ').replace(/\s+/g, ' ');
+  return `not JSON (${shown}${start.length > 60 ? '…' : ''})`;
 }
