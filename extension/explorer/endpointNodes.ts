@@ -108,13 +108,18 @@ export interface EndpointNodeOptions {
   activityBlocks?: number;
 }
 
+/** What is shown for answers that made the explorer throw (short, printable). */
+export function unshowableText(error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return `the endpoint answered something this view cannot show: ${reason.replace(/[^\x20-\x7e]/g, ' ').slice(0, 200)}`;
+}
+
 /**
  * The endpoint's row when its data could not be turned into nodes (an endpoint answering values
  * of the wrong type): one clear error under it, and every other endpoint still shown.
  */
 export function unshowableEndpointNode(ep: Pick<EndpointView, 'id' | 'name' | 'displayUrl'>, error: unknown): NodeSpec {
-  const reason = error instanceof Error ? error.message : String(error);
-  const text = `the endpoint answered something this view cannot show: ${reason.replace(/[^\x20-\x7e]/g, ' ').slice(0, 200)}`;
+  const text = unshowableText(error);
   return {
     id: ep.id, endpointId: ep.id, kind: 'endpoint', collapsible: 'expanded', icon: 'debug-disconnect', label: ep.name,
     description: `${ep.displayUrl} · cannot show its answers`, tooltip: `${ep.name}\n${ep.displayUrl}\n${text}`,

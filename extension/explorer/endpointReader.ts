@@ -1,7 +1,9 @@
 // Reads what the explorer shows from one endpoint, batching where the endpoint allows it.
 // eth_getBlockReceipts is always sent on its own: a public endpoint answers any request that
 // contains it with HTTP 403, which would sink the whole batch. No vscode import.
-import { BadResponseError, describeRpcError, HttpStatusError, JsonRpcError, RateLimitedError, type RpcClientError } from '../rpc/errors';
+import {
+  BadResponseError, describeRpcError, HttpStatusError, JsonRpcError, NetworkError, RateLimitedError, TimeoutError, type RpcClientError,
+} from '../rpc/errors';
 import type { BatchItem, RpcClient, RpcRequest } from '../rpc/client';
 import { blockParam } from './blockNodes';
 import { encodeBalanceOf, tokenReads } from './tokenCalls';
@@ -28,6 +30,17 @@ export function value<T>(item: BatchItem | undefined): T | undefined {
 export function firstError(items: BatchItem[]): unknown {
   const bad = items.find((i) => !i.ok);
   return bad && !bad.ok ? bad.error : undefined;
+}
+
+/**
+ * Failures that say nothing works at this endpoint right now (no answer, a timeout, an answer that
+ * is not JSON-RPC, an HTTP error other than a rate limit), as opposed to one call being refused:
+ * asking it the remaining calls of the same read would only repeat the failure.
+ */
+export function endpointUnusable(error: unknown): boolean {
+  if (error instanceof RateLimitedError) return false;
+  if (error instanceof HttpStatusError) return !error.needsDedicatedEndpoint;
+  return error instanceof TimeoutError || error instanceof NetworkError || error instanceof BadResponseError;
 }
 
 /** Answers that mean "this endpoint does not take batches" (rather than "this call failed"). */
@@ -62,6 +75,10 @@ export class EndpointReader {
         items.push({ ok: true, value: await this.client.call(call.method, call.params, signal) });
       } catch (error) {
         items.push({ ok: false, error: error as RpcClientError });
+        // A broken endpoint fails every call alike: do not wait for each of the rest.
+        if (endpointUnusable(error)) {
+          while (items.length < calls.length) items.push({ ok: false, error: error as RpcClientError });
+        }
       }
     }
     return items;

@@ -6,8 +6,8 @@ import { RateLimitedError } from '../rpc/errors';
 import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
 import { ChainLookups } from './chainLookups';
 import { EndpointBrowser, type BrowserSettings, type GoToOutcome } from './endpointBrowser';
-import { endpointNode, unshowableEndpointNode } from './endpointNodes';
-import { EndpointReader } from './endpointReader';
+import { endpointNode, unshowableEndpointNode, unshowableText } from './endpointNodes';
+import { EndpointReader, endpointUnusable } from './endpointReader';
 import { foundId } from './foundNodes';
 import { recentSectionId } from './recentNodes';
 import type {
@@ -202,7 +202,7 @@ export class ExplorerModel {
     const state = this.state(endpoint);
     state.expanded = true;
     if (state.block && !state.loading.has('endpoint')) return;
-    await this.once(state, 'endpoint', () => this.refreshEndpoint(endpoint, state, true).then(() => undefined));
+    await this.once(state, 'endpoint', () => this.refreshEndpointSafely(endpoint, state, true).then(() => undefined));
   }
 
   /** Whether the endpoint's block has been read (its children can be shown). */
@@ -328,7 +328,7 @@ export class ExplorerModel {
         state.skipTicks--;
         continue;
       }
-      const result = await this.refreshEndpoint(endpoint, state, false, signal);
+      const result = await this.refreshEndpointSafely(endpoint, state, false, signal);
       if (result.ok) {
         outcome.successes = (outcome.successes ?? 0) + 1;
         state.failures = 0;
@@ -344,7 +344,7 @@ export class ExplorerModel {
 
   /** Re-reads everything shown (the Refresh command), and retries endpoints that could not be read. */
   async refreshAll(signal?: AbortSignal): Promise<void> {
-    for (const endpoint of this.expandedEndpoints()) await this.refreshEndpoint(endpoint, this.state(endpoint), true, signal);
+    for (const endpoint of this.expandedEndpoints()) await this.refreshEndpointSafely(endpoint, this.state(endpoint), true, signal);
     await this.loadOverviews(true);
   }
 
@@ -365,6 +365,21 @@ export class ExplorerModel {
     const head = state.overview?.ok ? state.overview.value.head : undefined;
     const title = blockTitle(this.tag, state.block.value, head);
     return { text: statusBarText(this.tag, title.number, state.pendingRefreshes), endpointName: endpoint.name };
+  }
+
+  /**
+   * refreshEndpoint, where an endpoint whose answers make the refresh throw (results of the wrong
+   * types) counts as failed: it backs off alone, and the tick goes on to the other endpoints.
+   */
+  private async refreshEndpointSafely(
+    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
+  ): Promise<{ ok: boolean; retryAfterMs?: number }> {
+    try {
+      return await this.refreshEndpoint(endpoint, state, full, signal);
+    } catch (error) {
+      state.overview = { ok: false, error: unshowableText(error) };
+      return { ok: false };
+    }
   }
 
   /** Reads the endpoint's block and what is open under it, then says what may have changed. */
@@ -402,7 +417,10 @@ export class ExplorerModel {
     if (block.ok && state.open.has('activity') && head !== undefined) await state.browser.followActivity(this.browserSettings(endpoint), BigInt(head), signal);
     if (block.ok && head !== undefined && state.browser.found.length > 0) await state.browser.followFound(this.browserSettings(endpoint), BigInt(head), signal);
     const headMoved = !state.overview?.ok || state.overview.value.head !== head;
-    if (full || headMoved || !block.ok) {
+    if (!block.ok && endpointUnusable(error)) {
+      // Nothing works there now (timeout, not JSON-RPC, HTTP error): the row shows that, without a second wait.
+      state.overview = { ok: false, error: block.error };
+    } else if (full || headMoved || !block.ok) {
       state.overview = await state.reader.overview(settings.showSafeFinalized, signal);
     }
     if (!block.ok) {

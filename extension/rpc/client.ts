@@ -12,13 +12,13 @@ export interface RpcRequest {
 
 export interface RpcClientOptions {
   timeoutMs?: number;
-  /** The largest answer read; a larger one is cut off and reported (default 32 MiB). */
+  /** The largest answer read; a larger one is cut off and reported (default 16 MiB). */
   maxResponseBytes?: number;
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 interface JsonRpcResponse {
   jsonrpc?: string;
@@ -188,8 +188,7 @@ export class RpcClient {
     if (Number.isFinite(declared) && declared > limit) throw tooLarge();
     if (!response.body) return '';
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
+    const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
@@ -199,9 +198,15 @@ export class RpcClient {
         void reader.cancel().catch(() => undefined);
         throw tooLarge();
       }
-      text += decoder.decode(value, { stream: true });
+      chunks.push(value);
     }
-    return text + decoder.decode();
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return new TextDecoder().decode(bytes);
   }
 
   private abortOrNetwork(method: string, error: unknown, timedOut: boolean): RpcClientError {

@@ -12,7 +12,7 @@ export interface HostileServer {
   url(path: HostilePath): string;
   /** Requests received per path. */
   requests: Record<HostilePath, number>;
-  /** Bytes of the 100 MB answer actually written before the client stopped reading. */
+  /** Bytes of 100 MB answers actually written before the clients stopped reading (all requests). */
   hugeBytesSent: number;
   close(): Promise<void>;
 }
@@ -43,8 +43,10 @@ function streamHuge(res: http.ServerResponse, server: HostileServer): void {
   res.writeHead(200, { 'content-type': 'application/json' });
   const chunk = Buffer.alloc(64 * 1024, 'a');
   res.write('{"jsonrpc":"2.0","id":1,"result":"0x');
+  let written = 0;
   const pump = (): void => {
-    while (server.hugeBytesSent < HUGE_BYTES && !res.destroyed) {
+    while (written < HUGE_BYTES && !res.destroyed) {
+      written += chunk.length;
       server.hugeBytesSent += chunk.length;
       if (!res.write(chunk)) {
         res.once('drain', pump);
