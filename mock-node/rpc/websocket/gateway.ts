@@ -11,7 +11,9 @@
 //   requests and never reads the replies stops its own flow;
 // - over wsMaxConnections, a new connection is closed at once with 1013 (try again later);
 // - over wsMaxTotalBufferedBytes waiting on all sockets together, the sockets with the most
-//   waiting are closed with 1013 until the total is under it.
+//   waiting are closed with 1013 until the total is under it (counted after each turn that could
+//   pass it); within a turn, a socket still holding earlier bytes while the running total is over
+//   the cap is closed instead of being sent more.
 // A closed slow socket that still does not read is cut off after CLOSE_GRACE_MS, freeing its buffers.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -48,6 +50,10 @@ interface ConnectionHooks {
   slow(connection: Connection): void;
   /** `bytes` more were queued on some socket (the gateway's running total). */
   queued(bytes: number): void;
+  /** Whether the bytes waiting on all sockets (the running estimate) are over the total cap. */
+  overTotal(): boolean;
+  /** The connection is behind while the total is over the cap: close it (1013). */
+  overCapacity(connection: Connection): void;
 }
 
 class Connection implements SubscriptionClient {
@@ -119,6 +125,12 @@ class Connection implements SubscriptionClient {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return false;
     if (waiting > this.maxBuffered) {
       this.hooks.slow(this);
+      return false;
+    }
+    // Over the total cap, a socket still holding earlier bytes gets no more, even within this
+    // turn: one event sent to every socket cannot pile up before the count after the turn.
+    if (this.buffered > 0 && this.hooks.overTotal()) {
+      this.hooks.overCapacity(this);
       return false;
     }
     if (this.batch.length === 0) queueMicrotask(() => this.flush());
@@ -235,6 +247,8 @@ export class WebSocketGateway {
         slow.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${this.options.wsMaxBufferedBytes} bytes waiting to be sent`);
       },
       queued: (bytes) => this.queued(bytes),
+      overTotal: () => this.countedBuffered + this.queuedSinceCount > this.options.wsMaxTotalBufferedBytes,
+      overCapacity: (behind) => this.closeOverCapacity(behind),
     });
     this.connections.add(connection);
     this.logger?.debug('WebSocket client connected', { profile, clients: this.connections.size });
@@ -289,11 +303,16 @@ export class WebSocketGateway {
         connection.ws.terminate();
         continue;
       }
-      this.closedOverCapacity++;
-      this.hub.dropClient(connection);
-      this.logger?.warn(`WebSocket client closed: the node's WebSocket send buffers hold more than ${cap} bytes`, { profile: connection.profile });
-      connection.close(OVER_CAPACITY_CLOSE_CODE, `server busy: more than ${cap} bytes waiting on all WebSocket connections`);
+      this.closeOverCapacity(connection);
     }
+  }
+
+  private closeOverCapacity(connection: Connection): void {
+    const cap = this.options.wsMaxTotalBufferedBytes;
+    this.closedOverCapacity++;
+    this.hub.dropClient(connection);
+    this.logger?.warn(`WebSocket client closed: the node's WebSocket send buffers hold more than ${cap} bytes`, { profile: connection.profile });
+    connection.close(OVER_CAPACITY_CLOSE_CODE, `server busy: more than ${cap} bytes waiting on all WebSocket connections`);
   }
 
   private reply(connection: Connection, body: RpcResponse | RpcResponse[] | undefined): void {
