@@ -84,6 +84,11 @@ export function createX402Router(facilitator: X402Facilitator, handle: RpcHandle
   }
   router.use(((error, req, res, next) => {
     if (!error) return next();
+    // Malformed percent-encoding in the dedicated key (`/dedicated/%ZZ/x402/…`) is a wrong key.
+    if (error instanceof URIError) {
+      res.status(401).json({ error: 'unauthorized: unknown key for the dedicated endpoint' });
+      return;
+    }
     const operation: Operation = req.path.endsWith('/settle') ? 'settle' : 'verify';
     const tooLarge = (error as { status?: number }).status === 413;
     res.status(tooLarge ? 413 : 400).json(unreadable(operation, tooLarge ? `request body too large: limit ${options.maxBodyBytes} bytes` : 'could not read the request body'));

@@ -34,6 +34,11 @@ describe('web pages cannot crash or drive the node', function () {
       }
       const get = await rawRequest(`${base.origin}/%E0%A4%A`, { method: 'GET' });
       assert.equal(get.status, 404);
+      // The x402 facilitator's routes under a malformed dedicated key: a wrong key too.
+      for (const [method, path] of [['POST', '/dedicated/%ZZ/x402/verify'], ['POST', '/dedicated/%E0%A4%A/x402/settle'], ['GET', '/dedicated/%ZZ/x402/supported']]) {
+        const reply = await rawRequest(`${base.origin}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+        assert.deepEqual([reply.status, reply.body], [401, { error: 'unauthorized: unknown key for the dedicated endpoint' }], path);
+      }
       assert.equal(await rpc(cli.url, 'eth_chainId'), '0x7a69');
       assert.equal(cli.child.exitCode, null);
     });
