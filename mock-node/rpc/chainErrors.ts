@@ -56,12 +56,9 @@ export function rpcErrorOf(error: ChainError): RpcError {
     case 'timestamp-not-after-latest':
       return input(`timestamp ${fault.timestamp} is lower than or equal to previous block's timestamp ${fault.latest}`);
     case 'timestamp-too-large':
-      return new RpcError(ErrorCode.InvalidParams, 'invalid argument 0: timestamp must be at most 2^64 - 1');
+      return input(`timestamp ${fault.timestamp} is past 2^64 - 1, the largest a block header holds`);
     case 'clock-overflow':
-      return new RpcError(
-        ErrorCode.InvalidParams,
-        `invalid argument 0: the clock would pass 2^64 - 1 (now ${fault.now}, at most ${MAX_TIMESTAMP - fault.now} more seconds)`,
-      );
+      return input(`the clock would pass 2^64 - 1, the largest block timestamp (now ${fault.now}, at most ${MAX_TIMESTAMP - fault.now} more seconds)`);
     case 'reorg-depth-invalid':
       return input('reorg depth must be a whole number of at least 1');
     case 'reorg-too-deep': {

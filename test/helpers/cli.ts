@@ -34,7 +34,8 @@ export function startCli(args: string[], program: readonly string[] = [process.e
   if (program[1] === CLI) ensureCliBuilt();
   const child = spawn(program[0], [...program.slice(1), '--port', '0', ...args], { cwd: ROOT });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the exit can be seen before the last of stderr has been read.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${output}`)), 15_000);
     const onData = (chunk: Buffer) => {

@@ -40,16 +40,16 @@ describe('intake rules: replacement, timestamps, queue bounds', function () {
     await rpc(node.url, 'evm_mine');
   });
 
-  it('timestamps stop at 2^64 - 1: larger moves are -32602; a block at the limit still hashes and reads', async () => {
+  it('timestamps stop at 2^64 - 1: larger moves are -32000 (as a timestamp not after the latest); a block at the limit still hashes and reads', async () => {
     const limit = 2n ** 64n - 1n;
     for (const [method, params, message] of [
-      ['evm_increaseTime', [MAX], /^invalid argument 0: the clock would pass 2\^64 - 1 \(now \d+, at most \d+ more seconds\)$/],
+      ['evm_increaseTime', [MAX], /^the clock would pass 2\^64 - 1, the largest block timestamp \(now \d+, at most \d+ more seconds\)$/],
       ['evm_increaseTime', ['0x' + (2n ** 64n).toString(16)], /the clock would pass 2\^64 - 1/],
-      ['evm_setNextBlockTimestamp', ['0x' + (limit + 1n).toString(16)], /^invalid argument 0: timestamp must be at most 2\^64 - 1$/],
-      ['evm_mine', [{ blocks: 1, timestamp: '0x' + (limit + 1n).toString(16) }], /^invalid argument 0: timestamp must be at most 2\^64 - 1$/],
+      ['evm_setNextBlockTimestamp', ['0x' + (limit + 1n).toString(16)], /^timestamp 18446744073709551616 is past 2\^64 - 1, the largest a block header holds$/],
+      ['evm_mine', [{ blocks: 1, timestamp: '0x' + (limit + 1n).toString(16) }], /^timestamp 18446744073709551616 is past 2\^64 - 1, the largest a block header holds$/],
     ] as [string, unknown[], RegExp][]) {
       const error = await rpcError(node.url, method, params);
-      assert.equal(error.code, -32602, method);
+      assert.equal(error.code, -32000, method);
       assert.match(error.message, message, method);
     }
     const probe = await startTestNode();
