@@ -156,10 +156,15 @@ async function main(): Promise<void> {
     process.exit(error instanceof OptionError ? 2 : 1);
   }
   if (node.options.jsonLogs) {
-    // The log never holds the key (it is scrubbed); the one line that names the full dedicated
-    // URL goes to stdout, beside the log, as the banner does in plain mode.
-    node.core.logger.info('listening', { url: node.url, dedicatedUrl: node.dedicatedUrl, chainId: node.chainId, token: node.tokenAddress, accounts: node.accounts.map((a) => a.address) });
-    process.stdout.write(JSON.stringify({ listening: { url: node.url, dedicatedUrl: node.dedicatedUrl, wsUrl: node.wsUrl, dedicatedWsUrl: node.dedicatedWsUrl } }) + '\n');
+    // The log never holds the key (it is scrubbed): what a test harness needs, the full dedicated
+    // URL included, goes to stdout as one JSON line, as the banner does in plain mode.
+    const accounts = node.accounts.map((a) => a.address);
+    node.core.logger.info('listening', { url: node.url, dedicatedUrl: node.dedicatedUrl, chainId: node.chainId, token: node.tokenAddress, accounts });
+    const listening = {
+      url: node.url, dedicatedUrl: node.dedicatedUrl, wsUrl: node.wsUrl, dedicatedWsUrl: node.dedicatedWsUrl,
+      chainId: node.chainId.toString(), token: node.tokenAddress, accounts,
+    };
+    process.stdout.write(JSON.stringify({ listening }) + '\n');
   } else if (!node.options.quiet) {
     process.stdout.write(banner(node) + '\n');
   }

@@ -3,9 +3,10 @@
     with MockNode() as node:          # npx chain-mock-node, or CHAIN_MOCK_NODE=/path/to/executable
         node.call("eth_blockNumber")  # -> "0x0"
 
-The node runs as a child process on a free port (--port 0 --json-logs); its first JSON log line,
-"listening", names the endpoints, chain id, token and dev accounts. Leaving the block stops it
-with SIGTERM.
+The node runs as a child process on a free port (--port 0 --json-logs); the one JSON line it
+prints on standard output, {"listening": {...}}, names the endpoints (the dedicated one with its
+key, which the log never shows), chain id, token and dev accounts. Leaving the block stops it with
+SIGTERM.
 """
 import json
 import os
@@ -25,10 +26,11 @@ class MockNode:
         self.accounts = []
 
     def __enter__(self):
-        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for line in self.process.stderr:
-            if '"listening"' in line:
-                listening = json.loads(line)
+        # The log (standard error) is not read here: it goes nowhere, so it can never fill a pipe.
+        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        for line in self.process.stdout:
+            if line.startswith('{"listening"'):
+                listening = json.loads(line)["listening"]
                 self.url, self.dedicated_url = listening["url"], listening["dedicatedUrl"]
                 self.chain_id, self.token = int(listening["chainId"]), listening["token"]
                 self.accounts = listening["accounts"]
@@ -38,7 +40,7 @@ class MockNode:
     def __exit__(self, *exc):
         self.process.terminate()
         self.process.wait(timeout=10)
-        self.process.stderr.close()
+        self.process.stdout.close()
 
     def call(self, method, *params, url=None):
         """The result of one JSON-RPC call; an error reply raises RpcError."""

@@ -63,6 +63,8 @@ describe('the CLI as a child process', function () {
       const ready = JSON.parse(stdout.split('\n').find((l) => l.includes('"listening"'))!);
       const key = /\/dedicated\/([A-Za-z0-9_-]+)$/.exec(ready.listening.dedicatedUrl)![1];
       assert.equal(await rpc(ready.listening.dedicatedUrl, 'eth_chainId'), '0x14a34');
+      assert.deepEqual([ready.listening.chainId, ready.listening.token, ready.listening.accounts], [listening.chainId, listening.token, listening.accounts]);
+      assert.match(ready.listening.dedicatedWsUrl, /^ws:\/\/.*\/dedicated\/[A-Za-z0-9_-]+$/);
       assert.ok(!stderr.includes(key), 'the key is nowhere in the log');
     } finally {
       child.kill('SIGTERM');
