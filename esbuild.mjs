@@ -12,6 +12,8 @@ const SECP256K1_WASM = join(dirname(require.resolve('tiny-secp256k1')), '..', 's
 const wasmBesideBundle = {
   name: 'secp256k1-wasm-beside-bundle',
   setup(build) {
+    // Its CommonJS build (esbuild would pick the ES module one, which finds the file through import.meta).
+    build.onResolve({ filter: /^tiny-secp256k1$/ }, () => ({ path: require.resolve('tiny-secp256k1') }));
     build.onLoad({ filter: /tiny-secp256k1[\\/]lib[\\/]cjs[\\/]wasm_path_cjs\.cjs$/ }, () => ({
       contents: 'exports.path = (file) => require("path").join(__dirname, file);',
       loader: 'js',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getBytes, keccak256, randomBytes, Transaction, Wallet } from 'ethers';
 import { recoverSigner, recoveryBackend, type RecoveryBackend } from '../../../mock-node/execution/signatures';
-import { CLI, ensureCliBuilt } from '../../helpers/cli';
+import { CLI, ensureCliBuilt, ROOT } from '../../helpers/cli';
 import { rpc } from '../../helpers/rpc';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -46,6 +46,12 @@ describe('signature recovery', () => {
       });
     });
   }
+
+  it('the bundles (built by esbuild.mjs) load the WebAssembly backend from dist/', () => {
+    ensureCliBuilt();
+    const bundle = require(join(ROOT, 'dist', 'mock-node-lib.js')) as { recoveryBackend(): RecoveryBackend };
+    assert.equal(bundle.recoveryBackend(), 'wasm');
+  });
 
   it('the CLI bundle without secp256k1.wasm beside it falls back to JavaScript and still takes transactions', async function () {
     this.timeout(60_000);
