@@ -4,7 +4,7 @@
 import { concat, encodeRlp, keccak256, toBeHex } from 'ethers';
 import { LogsBloom } from './bloom';
 import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from './header';
-import { rlpQuantity, type Hex } from './hex';
+import { hexToBytes, rlpQuantity, type Hex } from './hex';
 import { OrderedTrie } from './tries';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord } from './types';
 import { EMPTY_TRIE_ROOT } from '../state/stateTrie';
@@ -62,10 +62,9 @@ export class BlockInProgress {
       this.byHash.set(item.tx.hash, item);
       this.gasUsed = item.receipt.cumulativeGasUsed;
       this.transactionBytes += bodyTransactionBytes(item.tx.encoded);
-      for (const log of item.receipt.logs) {
-        this.logs.push(log);
-        this.bloom.addLog(log);
-      }
+      for (const log of item.receipt.logs) this.logs.push(log);
+      // The receipt's bloom already holds its logs' bits: merged, not hashed again.
+      if (item.receipt.logs.length > 0) this.bloom.merge(hexToBytes(item.receipt.logsBloom));
     }
     this.state = state;
     if (executed.length > 0) {
