@@ -153,8 +153,11 @@ export class Chain extends EventEmitter<ChainEvents> {
       const block = this.blocks[Number(location.block)];
       return { block, included: block.transactions[location.index] };
     }
+    // The block in progress indexes its transactions by hash; one counts only once the published
+    // pending snapshot holds it (never a transaction of a flashblock still being cut).
     const pending = this.pendingSnapshot;
-    const included = pending.transactions.find((item) => item.tx.hash === key);
+    const candidate = this.building.byHash.get(key);
+    const included = candidate && pending.transactions[candidate.index] === candidate ? candidate : undefined;
     return included ? { block: pending, included } : undefined;
   }
 
