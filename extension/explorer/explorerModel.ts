@@ -52,6 +52,20 @@ interface EndpointState extends EndpointData {
   /** Per-endpoint back-off: consecutive failed ticks, and ticks still to skip. */
   failures: number;
   skipTicks: number;
+  /** blockFingerprint() of the block the open sections were last read at. */
+  sectionsReadAt?: string;
+}
+
+/**
+ * What the open sections depend on, for one block: its identity, its state root, receipts and
+ * transactions. Two equal fingerprints mean equal state, logs and receipts, so a tick that sees
+ * the same one need not read the sections again. Undefined (always read) for a block without a
+ * state root, where nothing safe can be compared.
+ */
+export function blockFingerprint(block: BlockJson | null): string | undefined {
+  if (!block || typeof block.stateRoot !== 'string') return undefined;
+  const transactions = block.transactions.map((t) => (typeof t === 'string' ? t : t.hash));
+  return JSON.stringify([block.number, block.hash, block.stateRoot, block.receiptsRoot, block.gasUsed, block.timestamp, transactions]);
 }
 
 /** Ticks an endpoint sits out after `failures` consecutive failures: 1, 3, 7, … capped at 31. */
@@ -433,6 +447,10 @@ export class ExplorerModel {
     if (endpoint.tokenAddress && (full || headMoved || !state.token)) {
       state.token = await state.reader.token(endpoint.tokenAddress, 'latest', signal);
     }
+    // Nothing changed since the sections were read (the same block, head and state): a quiet tick
+    // costs one request. Sections that failed are read again.
+    const fingerprint = blockFingerprint(block.value);
+    if (!full && !headMoved && fingerprint !== undefined && fingerprint === state.sectionsReadAt && this.sectionsLoaded(state)) return { ok: true };
     for (const section of state.open) {
       if (section === 'token' || section === 'recent' || section === 'activity' || section.startsWith('block:')) continue;
       // A public endpoint's 403 on receipts does not change from tick to tick: ask again only on a
@@ -440,7 +458,17 @@ export class ExplorerModel {
       if (section === 'receipts' && !full && state.receipts?.ok === false && state.receipts.needsDedicated) continue;
       await this.loadSection(endpoint, state, section, signal);
     }
+    state.sectionsReadAt = signal?.aborted ? undefined : fingerprint;
     return { ok: true };
+  }
+
+  /** Every open section holds a successful read (or the public profile's 403 for receipts). */
+  private sectionsLoaded(state: EndpointState): boolean {
+    return [...state.open].every((section) => {
+      const data = state[section];
+      if (!data) return false;
+      return data.ok || (section === 'receipts' && state.receipts?.ok === false && state.receipts.needsDedicated === true);
+    });
   }
 
   private async loadSection(endpoint: ExplorerEndpoint, state: EndpointState, section: SectionKey, signal?: AbortSignal): Promise<void> {

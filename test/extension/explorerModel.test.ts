@@ -64,6 +64,32 @@ describe('ExplorerModel against the mock node @integration', function () {
     });
   });
 
+  for (const identity of ['partial', 'zero'] as PendingIdentity[]) {
+    it(`a quiet tick (pending identity ${identity}) reads only the block; a balance set without a transaction still shows`, async () => {
+      const calls: string[] = [];
+      const node = await startMockNode({ port: 0, auto: false, logLevel: 'debug', logSink: (entry) => { if (entry.fields?.profile) calls.push(entry.message); }, pendingIdentity: identity });
+      try {
+        const [first] = node.accounts.map((a) => a.address);
+        const endpoint: ExplorerEndpoint = { id: 'ep', name: 'mock', url: node.url, displayUrl: node.url, tokenAddress: node.tokenAddress, defaultAccounts: [first] };
+        const model = new ExplorerModel(() => [endpoint], () => settings);
+        model.setTag('pending');
+        await model.expandEndpoint('ep');
+        for (const section of ['accounts', 'logs'] as const) await model.openSection('ep', section);
+        await model.tick();
+        calls.length = 0;
+        await model.tick();
+        assert.deepEqual(calls.sort(), ['eth_blockNumber', 'eth_getBlockByNumber'], 'a quiet tick asks for the block (and the head) only');
+
+        await node.request('anvil_setBalance', [first, '0x1000']);
+        await model.tick();
+        const account = find(find(model.roots()[0].children, 'Accounts').children, first.slice(0, 6));
+        assert.match(account.description ?? '', / 0\.000000000000004096 ETH /);
+      } finally {
+        await node.stop();
+      }
+    });
+  }
+
   it('shows the 403 node on the public profile (asked once, not every tick) and receipts on the dedicated one', async () => {
     await withNode('partial', async (node, model) => {
       model.setTag('pending');
