@@ -272,13 +272,14 @@ function readAuthorization(args: Result): Authorization {
   };
 }
 
+/**
+ * keccak256(abi.encode(typehash, from, to, value, validAfter, validBefore, nonce)). Every field
+ * is static, so its ABI encoding is the fields as 32-byte words, side by side: built directly,
+ * without the ABI coder (a capture's costliest step after the signature).
+ */
 function authorizationStructHash(typehash: Hex, a: Authorization): Hex {
-  return keccak256(
-    abi.encode(
-      ['bytes32', 'address', 'address', 'uint256', 'uint256', 'uint256', 'bytes32'],
-      [typehash, a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce],
-    ),
-  );
+  const words = [typehash, zeroPadValue(a.from, 32), zeroPadValue(a.to, 32), toBeHex(a.value, 32), toBeHex(a.validAfter, 32), toBeHex(a.validBefore, 32), a.nonce];
+  return keccak256(concat(words));
 }
 
 function transferWithAuthorization(inv: Invocation, args: Result): unknown[] {
@@ -563,7 +564,8 @@ export class StableToken implements NativeContract {
     const inv = new Invocation(ctx, meter, this, signature);
     try {
       const values = entry.handler(inv, args);
-      const returnData = STABLE_TOKEN_INTERFACE.encodeFunctionResult(entry.fragment, values);
+      // Functions that return nothing (the authorizations, transfers with memo) skip the ABI coder.
+      const returnData = entry.fragment.outputs.length === 0 ? '0x' : STABLE_TOKEN_INTERFACE.encodeFunctionResult(entry.fragment, values);
       return { ok: true, returnData, ...this.gas(inv.path(), meter, proxyDynamic, true) };
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
