@@ -465,7 +465,9 @@ export class ExplorerModel {
   /** Every open section holds a successful read (or the public profile's 403 for receipts). */
   private sectionsLoaded(state: EndpointState): boolean {
     return [...state.open].every((section) => {
-      const data = state[section];
+      // The browser's own sections (recent blocks, activity, a recent block) follow heads themselves.
+      if (section === 'token' || section === 'recent' || section === 'activity' || section.startsWith('block:')) return true;
+      const data = state[section as 'accounts' | 'storage' | 'logs' | 'receipts'];
       if (!data) return false;
       return data.ok || (section === 'receipts' && state.receipts?.ok === false && state.receipts.needsDedicated === true);
     });
