@@ -32,6 +32,23 @@ async function widenSideBar(page: Page, width: number): Promise<void> {
 
 const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-row', { hasText: text }).first();
 
+/**
+ * Collapse All, then expand the endpoint row again. Waits for the collapse to show before the
+ * click, and for the row to say it is expanded after it: a click that lands while the tree is
+ * re-rendering its rows can be lost, and is then made once more, as a person would.
+ */
+async function collapseAllAndExpand(page: Page, endpoint: string): Promise<void> {
+  await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
+  const collapsed = page.locator('.monaco-list-row[aria-expanded="false"]', { hasText: endpoint }).first();
+  await collapsed.waitFor({ timeout: 10_000 });
+  const expanded = page.locator('.monaco-list-row[aria-expanded="true"]', { hasText: endpoint }).first();
+  for (let attempt = 1; ; attempt++) {
+    if (!(await expanded.isVisible())) await row(page, endpoint).click();
+    if (await expanded.waitFor({ timeout: 5000 }).then(() => true, () => false)) return;
+    if (attempt === 3) throw new Error(`${endpoint} did not expand after ${attempt} clicks`);
+  }
+}
+
 /** Opens the palette and types a command's title, up to the point of pressing Enter. */
 async function prepareCommand(page: Page, title: string): Promise<void> {
   // The palette may not list a just-registered command at once: retry briefly.
@@ -254,8 +271,7 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
     });
 
     await step('finds the transfer in Recent blocks: expands its block, the transaction shows its status', async () => {
-      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
-      await row(page, 'Mock node (public)').click();
+      await collapseAllAndExpand(page, 'Mock node (public)');
       await row(page, 'Recent blocks').click();
       const number = Number(await rpcCall(nodeUrl, 'eth_getTransactionReceipt', [transfer]).then((r) => (r as { blockNumber: string }).blockNumber));
       const blockRow = row(page, new RegExp(`^#${number}0x`));
@@ -266,8 +282,7 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await blockRow.click({ timeout: 10_000 });
       await row(page, new RegExp(`#0 ${transfer.slice(0, 10)}.*success · 0xf39f`)).waitFor({ timeout: 10_000 });
       await shot('explorer-recent-blocks.png');
-      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
-      await row(page, 'Mock node (public)').click();
+      await collapseAllAndExpand(page, 'Mock node (public)');
     });
 
     await step('Activity follows a capture across three blocks: its Transfer and AuthorizationUsed stay listed', async () => {
@@ -288,8 +303,7 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
         seen = now;
       }
       await shot('explorer-activity.png');
-      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
-      await row(page, 'Mock node (public)').click();
+      await collapseAllAndExpand(page, 'Mock node (public)');
       await row(page, /latest #\d+/).click();
       await row(page, 'Transactions').waitFor({ timeout: 10_000 });
     });
