@@ -72,6 +72,20 @@ function stopper(child: ChildProcess): () => Promise<void> {
   };
 }
 
+/** Starts a node process listening on `port` and resolves once it answers (stopped again if it never does). */
+async function spawnAndWait(command: string, args: string[], port: number): Promise<{ child: ChildProcess; url: string; stop: () => Promise<void> }> {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}/`;
+  const stop = stopper(child);
+  try {
+    await waitForAnswer(url, child, 30_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, url, stop };
+}
+
 export interface MockStartOptions {
   /** Manual mode (--no-auto): flashblocks and blocks only on mock_flashblock / evm_mine. */
   manual?: boolean;
@@ -85,15 +99,7 @@ export const BENCH_API_KEY = 'bench';
 export async function startMockCli(options: MockStartOptions = {}): Promise<BenchNode> {
   const port = await freePort();
   const args = [...(options.nodeArgs ?? []), MOCK_CLI, '--port', String(port), '--quiet', '--api-key', BENCH_API_KEY, ...(options.manual ? ['--no-auto'] : []), ...(options.extraArgs ?? [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}/`;
-  const stop = stopper(child);
-  try {
-    await waitForAnswer(url, child, 30_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const { child, url, stop } = await spawnAndWait(process.execPath, args, port);
   return { kind: 'mock', url, dedicatedUrl: `${url}dedicated/${BENCH_API_KEY}`, pid: child.pid!, process: child, stop };
 }
 
@@ -107,15 +113,7 @@ export interface AnvilStartOptions {
 export async function startAnvilNode(binary: string, options: AnvilStartOptions = {}): Promise<BenchNode> {
   const port = await freePort();
   const mining = options.manual ? ['--no-mining'] : ['--block-time', '2'];
-  const child = spawn(binary, ['--port', String(port), '--silent', ...mining, ...(options.extraArgs ?? [])], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}/`;
-  const stop = stopper(child);
-  try {
-    await waitForAnswer(url, child, 30_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const { child, url, stop } = await spawnAndWait(binary, ['--port', String(port), '--silent', ...mining, ...(options.extraArgs ?? [])], port);
   return { kind: 'anvil', url, dedicatedUrl: url, pid: child.pid!, process: child, stop };
 }
 

@@ -3,18 +3,8 @@
 // server's (no per-request objects of node:http on the client side).
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { connect, createServer, type Socket } from 'node:net';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { connect, type Socket } from 'node:net';
+export { freePort } from '../helpers/freePort';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 let nextId = 1;

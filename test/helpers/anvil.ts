@@ -2,7 +2,7 @@
 // bench are checked against. Found by foundryTools (`.ci/run` installs its npm package into the
 // tools cache).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './freePort';
 import { findFoundryTool, foundryToolOrSkip } from './foundryTools';
 
 export function findAnvil(): string | undefined {
@@ -13,17 +13,6 @@ export interface RunningAnvil {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts Anvil on a free port (or `port`) and resolves once it answers eth_chainId. */

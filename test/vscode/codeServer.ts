@@ -2,7 +2,7 @@
 // whole process group afterwards: a code-server left running keeps extension hosts alive for hours.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
+import { freePort } from '../helpers/freePort';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { VsCodeTools } from './installTools';
@@ -15,18 +15,6 @@ export interface RunningCodeServer {
   /** Folder holding this run's user data and extensions (removed by stop()). */
   profileDir: string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

@@ -10,7 +10,8 @@ import { Interface, randomBytes, hexlify } from 'ethers';
 import type { Page } from 'playwright-core';
 import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { openBrowser, workbenchUrl } from '../browserDriver';
-import { freePort, startCodeServer } from '../codeServer';
+import { freePort } from '../../helpers/freePort';
+import { startCodeServer } from '../codeServer';
 import { ensureVsCodeTools } from '../installTools';
 import { findProcesses, measureCpu } from './processCpu';
 
