@@ -6,6 +6,7 @@ import { JsonRpcError } from '../rpc/errors';
 import { failure, firstError, value, type EndpointReader } from './endpointReader';
 import type { BlockJson, Loaded, ReceiptJson, TransactionJson } from './nodeSpec';
 import { encodeBalanceOf, decodeUint256, TRANSFER_TOPIC } from './tokenCalls';
+import { REORG_WINDOW } from './activity';
 
 export interface TransactionFound {
   tx: TransactionJson;
@@ -105,8 +106,12 @@ export class ChainLookups {
     return summaries;
   }
 
-  /** Balances and nonces at latest and pending, code, token balance and recent token transfers. */
-  async address(address: string, options: { token?: string; historyBlocks: number }, signal?: AbortSignal): Promise<AddressData> {
+  /**
+   * Balances and nonces at latest and pending, code, token balance and recent token transfers.
+   * With `previous` (the same address read at an earlier head), only the transfers of the blocks
+   * since then, and of the last REORG_WINDOW blocks before (a reorg may have changed them), are read.
+   */
+  async address(address: string, options: { token?: string; historyBlocks: number }, signal?: AbortSignal, previous?: AddressData): Promise<AddressData> {
     const items = await this.reader.batch([
       { method: 'eth_blockNumber', params: [] },
       { method: 'eth_getBalance', params: [address, 'latest'] },
@@ -130,19 +135,30 @@ export class ChainLookups {
       noncePending: value<string>(items[4]) ?? '0x0',
       code: value<string>(items[5]) ?? '0x',
       tokenBalance: tokenBalance === undefined ? undefined : hex(tokenBalance),
-      transfers: await this.transfers(address, head, options.historyBlocks, signal),
+      transfers: await this.transfers(address, head, options.historyBlocks, signal, previous?.transfers.ok ? previous.transfers.value : undefined),
     };
   }
 
-  /** ERC-20 `Transfer` logs from or to the address over the last `blocks` blocks, newest first. */
-  async transfers(address: string, head: bigint, blocks: number, signal?: AbortSignal): Promise<Loaded<TransferHistory>> {
+  /**
+   * ERC-20 `Transfer` logs from or to the address over the last `blocks` blocks, newest first.
+   * `previous`: the history read at an earlier head; its logs below the re-read range are kept.
+   */
+  async transfers(address: string, head: bigint, blocks: number, signal?: AbortSignal, previous?: TransferHistory): Promise<Loaded<TransferHistory>> {
     const from = head - BigInt(Math.max(1, blocks)) + 1n > 0n ? head - BigInt(Math.max(1, blocks)) + 1n : 0n;
+    const previousTo = previous ? BigInt(previous.toBlock) : undefined;
+    const reread = previousTo !== undefined && previousTo <= head && previousTo - REORG_WINDOW + 1n > from ? previousTo - REORG_WINDOW + 1n : from;
+    const kept = reread > from && previous
+      ? previous.logs.filter((l) => {
+        const n = BigInt(String(l.blockNumber));
+        return n >= from && n < reread;
+      })
+      : [];
     try {
       const counter = { requests: 0 };
-      const out = await this.logsInRange({ topics: [TRANSFER_TOPIC, pad32(address)] }, from, head, counter, signal);
-      const incoming = await this.logsInRange({ topics: [TRANSFER_TOPIC, null, pad32(address)] }, from, head, counter, signal);
+      const out = await this.logsInRange({ topics: [TRANSFER_TOPIC, pad32(address)] }, reread, head, counter, signal);
+      const incoming = await this.logsInRange({ topics: [TRANSFER_TOPIC, null, pad32(address)] }, reread, head, counter, signal);
       const seen = new Set<string>();
-      const logs = [...out, ...incoming]
+      const logs = [...out, ...incoming, ...kept]
         .filter((l) => {
           const key = `${String(l.transactionHash)}:${String(l.logIndex)}`;
           if (seen.has(key)) return false; // a transfer to oneself is in both lists

@@ -149,7 +149,7 @@ export class EndpointBrowser {
 
   /**
    * Follows a new head in the Go to results: an address is read again at the new head (balances,
-   * nonces, its token transfers up to it), and a transaction not sealed when it was read (no
+   * nonces; its token transfers of the new blocks and of the last REORG_WINDOW before), and a transaction not sealed when it was read (no
    * receipt, or only a pre-confirmed one above the head) is read again. Blocks do not change.
    * A result that cannot be read now is kept as it was and read again at the next head.
    */
@@ -166,7 +166,7 @@ export class EndpointBrowser {
     switch (found.kind) {
       case 'address': {
         if ((hexToBigInt(found.data.head) ?? 0n) >= head) return found;
-        const data = await this.lookups.address(found.key, { token: settings.tokenAddress, historyBlocks: settings.addressHistoryBlocks }, signal);
+        const data = await this.lookups.address(found.key, { token: settings.tokenAddress, historyBlocks: settings.addressHistoryBlocks }, signal, found.data);
         return { ...found, data };
       }
       case 'transaction': {

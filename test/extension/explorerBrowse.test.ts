@@ -106,6 +106,26 @@ describe('Explorer browsing against the mock node @integration', function () {
     });
   });
 
+  it('an address followed to a new head reads only the new blocks and the last 64 before them, keeping older transfers', async () => {
+    await withNode({ limits: { public: { maxLogBlockRange: 100 } } }, {}, async (node, model) => {
+      await model.expandEndpoint('ep:public');
+      const mine = async (n: number) => { for (let i = 0; i < n; i++) await node.request('evm_mine', []); };
+      await mine(70);
+      await tokenTransfer(node); // block 71
+      await mine(70); // head 141
+      const outcome = await model.goTo('ep:public', node.accounts[1].address);
+      assert.ok(outcome.ok, JSON.stringify(outcome));
+      const first = find(byId(model.roots(), outcome.nodeId)?.children, 'Token transfers');
+      assert.match(first.description ?? '', /^1 in blocks #0–#141 \(\d+ eth_getLogs: range split\)$/, 'the first read covers 142 blocks: split');
+      await tokenTransfer(node); // block 142
+      await model.tick();
+      const followed = find(byId(model.roots(), outcome.nodeId)?.children, 'Token transfers');
+      // Blocks #78–#142 read again (65 blocks: no split); the transfer of #71 kept from the first read.
+      assert.equal(followed.description, '2 in blocks #0–#142');
+      assert.deepEqual(followed.children?.map((c) => c.description?.split(' · ')[0]), ['#142', '#71']);
+    });
+  });
+
   it('reads an address\'s history in halves where the endpoint refuses the range (-32005)', async () => {
     await withNode({ limits: { public: { maxLogBlockRange: 3 } } }, { addressHistoryBlocks: 12 }, async (node, model) => {
       for (let i = 0; i < 6; i++) await node.request('evm_mine', []);
