@@ -50,6 +50,15 @@ async function collapseAllAndExpand(page: Page, endpoint: string): Promise<void>
   }
 }
 
+/**
+ * Waits until Go to has revealed its result: the row selected. Go to reveals once the tree has
+ * been quiet for a moment, which can be after the row first shows; a step that went on at once
+ * (Collapse All) would see the late reveal expand the endpoint again.
+ */
+async function revealed(page: Page, text: string): Promise<void> {
+  await page.locator('.monaco-list-row.selected', { hasText: text }).first().waitFor({ timeout: 10_000 });
+}
+
 /** Opens the palette and types a command's title, up to the point of pressing Enter. */
 async function prepareCommand(page: Page, title: string): Promise<void> {
   // The palette may not list a just-registered command at once: retry briefly.
@@ -207,6 +216,8 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
         .catch(() => [] as string[]);
       // What the tree showed, for the failure report next to the screenshot.
       fs.writeFileSync(path.join(shotsDir, `failure-${result.failed}-rows.txt`), `${rows.join('\n')}\n`);
+      // And in the log, where a CI run leaves nothing else.
+      console.log(`      the tree showed:\n${rows.map((r) => `        ${r}`).join('\n')}`);
       return false;
     }
   };
@@ -261,6 +272,7 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await input.fill(transfer);
       await page.keyboard.press('Enter');
       await row(page, new RegExp(`tx ${transfer.slice(0, 10)}.*success · block #\\d+`)).waitFor({ timeout: 15_000 });
+      await revealed(page, `tx ${transfer.slice(0, 10)}`);
       await shot('explorer-goto-transaction.png');
     });
 
@@ -268,6 +280,7 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await row(page, /^from0x/).click();
       await row(page, /out · Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC/).waitFor({ timeout: 15_000 });
       await row(page, /^nonce\d+ · pending \d+/).waitFor({ timeout: 5000 });
+      await revealed(page, '0xf39fd6…b92266');
       await shot('explorer-address.png');
     });
 
