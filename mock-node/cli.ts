@@ -155,6 +155,20 @@ async function main(): Promise<void> {
     process.stderr.write(`chain-mock-node: ${(error as Error).message}\n`);
     process.exit(error instanceof OptionError ? 2 : 1);
   }
+  // Before the banner: a harness may send SIGTERM as soon as it reads it, and a signal with no
+  // listener yet would kill the process without saving the state file.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    node.core.logger.info(`received ${signal}, stopping`);
+    node.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   if (node.options.jsonLogs) {
     // The log never holds the key (it is scrubbed): what a test harness needs, the full dedicated
     // URL included, goes to stdout as one JSON line, as the banner does in plain mode.
@@ -168,18 +182,6 @@ async function main(): Promise<void> {
   } else if (!node.options.quiet) {
     process.stdout.write(banner(node) + '\n');
   }
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    node.core.logger.info(`received ${signal}, stopping`);
-    node.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 if (require.main === module) void main();
