@@ -22,6 +22,8 @@ export class ExplorerNode {
 export interface RefresherTimers {
   setTimeout: (fn: () => void, ms: number) => unknown;
   clearTimeout: (handle: unknown) => void;
+  /** The clock quiet() measures with (default Date.now). */
+  now?: () => number;
 }
 
 export interface TreeRefresherOptions {
@@ -199,19 +201,26 @@ export class TreeRefresher {
 
   /**
    * Resolves once no refresh has been fired for `ms` (VS Code applies refreshes ~200 ms after
-   * the event: revealing a node before that races with the refresh registering it).
+   * the event: revealing a node before that races with the refresh registering it), or after
+   * `maxMs` at most: a busy chain followed at pending changes the tree every flashblock (200 ms),
+   * and would never leave it quiet for long.
    */
-  async quiet(ms = 300): Promise<void> {
+  async quiet(ms = 300, maxMs = 2000): Promise<void> {
+    const deadline = this.now() + maxMs;
     for (;;) {
-      const wait = this.lastFireAt + ms - Date.now();
+      const wait = Math.min(this.lastFireAt + ms, deadline) - this.now();
       if (wait <= 0) return;
       await new Promise((resolve) => this.timers.setTimeout(() => resolve(undefined), wait));
     }
   }
 
+  private now(): number {
+    return this.timers.now ? this.timers.now() : Date.now();
+  }
+
   private fire(node: ExplorerNode | undefined): void {
     this.changeEvents++;
-    this.lastFireAt = Date.now();
+    this.lastFireAt = this.now();
     this.options.fire(node);
   }
 

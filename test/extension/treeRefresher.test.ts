@@ -115,6 +115,36 @@ describe('TreeRefresher', () => {
     assert.deepEqual(t.fired, ['ep'], 'after it settled');
   });
 
+  it('quiet() waits for 300 ms without a refresh, but 2 s at most: a busy tree is never quiet', async () => {
+    const timers = new ManualTimers();
+    let clock = 0;
+    let specs = tree('chain 1', 'pending #1.0', ['t1']);
+    const refresher = new TreeRefresher({ build: () => specs, fire: () => undefined, timers: { ...timers, now: () => clock } });
+    refresher.rootNodes();
+    let quietAt: number | undefined;
+    void refresher.quiet().then(() => { quietAt = clock; });
+    // A new flashblock every 200 ms changes the pending block.
+    for (let k = 1; quietAt === undefined && clock < 5000; k++) {
+      clock += 200;
+      specs = tree('chain 1', `pending #1.${k}`, ['t1']);
+      refresher.request(['ep']);
+      // The timers due by now: quiet()'s check and the refresh (each schedules the next later).
+      for (let due = timers.queue.length; due > 0; due--) {
+        timers.fire();
+        await flush();
+      }
+    }
+    assert.equal(quietAt, 2000);
+    assert.ok(refresher.changeEvents >= 9, `refreshed every 200 ms (${refresher.changeEvents})`);
+    // Without changes it is quiet 300 ms after the last refresh.
+    clock += 1000;
+    const start = clock;
+    let idleAt: number | undefined;
+    void refresher.quiet().then(() => { idleAt = clock; });
+    await flush();
+    assert.equal(idleAt, start, 'quiet at once: the last refresh was 1 s ago');
+  });
+
   it('refreshes everything when the list of roots changes, and nothing more when VS Code then reads the roots', () => {
     const t = setup();
     t.refresher.rootNodes();

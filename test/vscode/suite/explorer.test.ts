@@ -223,6 +223,39 @@ describe('RPC explorer with the mock node', function () {
       assert.match(outcome.nodeId, new RegExp(`/found/transaction/${hash}$`));
       await waitFor('the result selected', () => explorer.treeView.selection[0]?.id === outcome.nodeId);
     });
+
+    it('reveals a Go to result while a busy chain is followed at pending (the tree refreshing four times a second)', async () => {
+      // Go to reveals once the tree has been quiet for 300 ms; with a transaction in every
+      // flashblock it changes every 200 ms or so, and Go to used to wait for good.
+      const node = explorer.mockNode.running!;
+      const [from, to] = [node.accounts[3].address, node.accounts[4].address];
+      await vscode.commands.executeCommand('chainExplorer.pendingOn');
+      await waitFor('the pending block shown', () => nodeAt(explorer, [PUBLIC, 'pending']));
+      let sending = true;
+      const traffic = (async () => {
+        while (sending) {
+          await rpc(node.url, 'eth_sendTransaction', [{ from, to, value: '0x1' }]);
+          await sleep(80);
+        }
+      })();
+      try {
+        // Busy: the tree refreshes four times a second or more.
+        await waitFor('the tree refreshing with the flashblocks', async () => {
+          const before = explorer.tree.changeEvents;
+          await sleep(1000);
+          return explorer.tree.changeEvents - before >= 4;
+        });
+        const goTo = vscode.commands.executeCommand<{ ok: boolean; nodeId: string }>('chainExplorer.goTo', PUBLIC, to);
+        const outcome = await Promise.race([goTo, sleep(15_000).then(() => undefined)]);
+        assert.ok(outcome, 'Go to finished within 15 s');
+        assert.equal(outcome.ok, true);
+        await waitFor('the result selected', () => explorer.treeView.selection[0]?.id === outcome.nodeId);
+      } finally {
+        sending = false;
+        await traffic;
+        await vscode.commands.executeCommand('chainExplorer.pendingOff');
+      }
+    });
   });
 
   describe('the three pending shapes', () => {
