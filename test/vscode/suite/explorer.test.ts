@@ -302,14 +302,19 @@ describe('RPC explorer with the mock node', function () {
 
   it('writes the mock node\'s own log lines to the output channel at the channel\'s level, without secrets', async () => {
     const hash = await vscode.commands.executeCommand<string>('chainExplorer.sendTestTransaction');
+    // Seal its block now: the node may run with long blocks here (an earlier test's restart).
+    const node = explorer.mockNode.running!;
+    await rpc(node.url, 'evm_mine', []);
+    const receipt = await waitFor('the receipt', async () => await rpc(node.url, 'eth_getTransactionReceipt', [hash]) as { blockNumber: string; blockHash: string } | null);
     const folder = explorer.logUri.fsPath;
     const logText = () => fs.readdirSync(folder).filter((f) => f.endsWith('.log')).map((f) => fs.readFileSync(path.join(folder, f), 'utf8')).join('\n');
-    const text = await waitFor('the node\'s line for the transaction in the output channel log', () => {
+    const sealed = `[node] block ${Number(receipt.blockNumber)} sealed hash=${receipt.blockHash}`;
+    const text = await waitFor('the node\'s lines for the transaction and its block in the output channel log', () => {
       const now = fs.existsSync(folder) ? logText() : '';
-      return now.includes(`[node] transaction ${hash} queued`) && now.includes('[node] block ') && now;
+      return now.includes(`[node] transaction ${hash} queued`) && now.includes(sealed) && now;
     });
-    assert.match(text, /\[info\] \[node\] transaction 0x[0-9a-f]{64} queued from=0x[0-9a-f]{40} to=0x[0-9a-f]{40} nonce=\d+/);
-    assert.match(text, /\[info\] \[node\] block \d+ sealed hash=0x[0-9a-f]{64} transactions=[1-9]/);
+    assert.match(text, new RegExp(`\\[info\\] \\[node\\] transaction ${hash} queued from=0x[0-9a-f]{40} to=0x[0-9a-f]{40} nonce=\\d+`));
+    assert.match(text, new RegExp(`\\[info\\] \\[node\\] block ${Number(receipt.blockNumber)} sealed hash=${receipt.blockHash} transactions=[1-9]`));
     // The channel is at Info: the node does not log (or even format) its per-call debug lines.
     assert.ok(!/\[node\] eth_getBlockByNumber/.test(text), 'per-call debug lines at the Info level');
     assert.ok(!text.includes(explorer.mockNode.running!.apiKey), 'the dedicated key reached the log');
