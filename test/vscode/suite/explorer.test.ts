@@ -305,7 +305,7 @@ describe('RPC explorer with the mock node', function () {
     // Seal its block now: the node may run with long blocks here (an earlier test's restart).
     const node = explorer.mockNode.running!;
     await rpc(node.url, 'evm_mine', []);
-    const receipt = await waitFor('the receipt', async () => await rpc(node.url, 'eth_getTransactionReceipt', [hash]) as { blockNumber: string; blockHash: string } | null);
+    const receipt = await waitFor('the receipt', async () => (await rpc(node.url, 'eth_getTransactionReceipt', [hash]) as { blockNumber: string; blockHash: string } | null) ?? undefined);
     const folder = explorer.logUri.fsPath;
     const logText = () => fs.readdirSync(folder).filter((f) => f.endsWith('.log')).map((f) => fs.readFileSync(path.join(folder, f), 'utf8')).join('\n');
     const sealed = `[node] block ${Number(receipt.blockNumber)} sealed hash=${receipt.blockHash}`;
