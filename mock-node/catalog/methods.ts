@@ -155,6 +155,11 @@ export const METHOD_CATALOG: readonly MethodSpec[] = [
     params: [p('transaction', 'transaction', 'Call object: from, to, data, value, gas…'), p('block', 'block', SEED_BLOCK_DOC, false), p('stateOverrides', 'any', 'Not supported by the mock node', false)],
     result: 'Hex quantity.',
   },
+  {
+    name: 'eth_getProof', summary: 'EIP-1186: an account and some of its storage slots, with Merkle-Patricia proofs against the block\'s stateRoot (also absence proofs).',
+    params: [p('address', 'address', '20-byte address'), p('storageKeys', 'any', 'List of storage slots (32-byte hex), at most 1,024'), p('block', 'block', SEED_BLOCK_DOC)],
+    result: '{ address, balance, codeHash, nonce, storageHash, accountProof, storageProof: [{ key, value, proof }] }',
+  },
   { name: 'eth_sendRawTransaction', summary: 'Submits a signed transaction; visible in the next flashblock.', params: [p('transaction', 'signedTransaction', 'RLP-encoded signed transaction')], result: 'Transaction hash.' },
   {
     name: 'eth_sendRawTransactionSync', summary: 'EIP-7966: submits a signed transaction and answers its receipt once pre-confirmed.',

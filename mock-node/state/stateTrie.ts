@@ -2,7 +2,7 @@
 // (keccak(address) -> rlp[nonce, balance, storageRoot, codeHash]) whose storage roots are
 // secure tries of slots (keccak(slot) -> rlp(value)). One node store keeps every version, so
 // the root of any earlier layer stays valid after reorgs and reverts.
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { createMerkleProof, MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { MapDB } from '@ethereumjs/util';
 import { encodeRlp, keccak256 } from 'ethers';
 import { bytesToHex, hexToBytes, rlpQuantity, word, type Hex } from '../chain/hex';
@@ -10,6 +10,9 @@ import { isEmptyAccount, StateLayer, type AccountRecord, type StateDraft } from 
 
 export const EMPTY_TRIE_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 export const EMPTY_CODE_HASH: Hex = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
+
+/** rlp(''): the root node of an empty trie, the whole proof of any key in it. */
+const EMPTY_TRIE_NODE: Hex = '0x80';
 
 export function codeHash(code: Hex): Hex {
   return code === '0x' ? EMPTY_CODE_HASH : keccak256(code);
@@ -40,6 +43,18 @@ export class StateTrie {
       const { stateRoot, storageRoots } = await this.apply(base.stateRoot, (a) => base.storageRoot(a), touched, storage);
       return base.extend(accounts, storage, stateRoot, storageRoots);
     });
+  }
+
+  /**
+   * The trie nodes from `root` down the path of `key` (hashed, as the secure trie stores it):
+   * an EIP-1186 proof of the key's value, or of its absence. Nodes are never deleted from the
+   * store, so the root of any layer the chain still holds can be proven.
+   */
+  async prove(root: Hex, key: Hex): Promise<Hex[]> {
+    // The empty trie is the one node rlp(''); proving against it needs no lookup.
+    if (root === EMPTY_TRIE_ROOT) return [EMPTY_TRIE_NODE];
+    const reader = new MerklePatriciaTrie({ db: this.db, useKeyHashing: true, root: hexToBytes(root) });
+    return (await createMerkleProof(reader, hexToBytes(key))).map(bytesToHex);
   }
 
   private async apply(

@@ -4,6 +4,7 @@ import { blockMethods } from './blocks';
 import { chainInfoMethods } from './chainInfo';
 import { controlMethods } from './control';
 import { logMethods } from './logs';
+import { proofMethods } from './proofs';
 import { reorgControlMethods } from './reorgControl';
 import { signingMethods } from './signing';
 import { stateMethods } from './state';
@@ -13,6 +14,6 @@ import { transactionMethods } from './transactions';
 import type { MethodTable } from './types';
 
 export const METHOD_TABLES: readonly MethodTable[] = [
-  chainInfoMethods, blockMethods, logMethods, stateMethods, transactionMethods, signingMethods,
+  chainInfoMethods, blockMethods, logMethods, stateMethods, proofMethods, transactionMethods, signingMethods,
   controlMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
 ];

@@ -39,7 +39,7 @@ describe('language: .jsonrpc diagnostics', () => {
     assert.deepEqual(problems.map((p) => [p.code, p.text]), [['method-unknown', '"eth_getTransactionCont"']]);
     assert.match(problems[0].message, /did you mean eth_getTransactionCount\?/);
     assert.deepEqual(brief(request('eth_subscribe', ['newHeads'])), [['method-websocket', 'warning', '"eth_subscribe"']]);
-    assert.deepEqual(brief(request('eth_getProof', [ADDRESS, [], 'latest'])), [['method-not-served', 'information', '"eth_getProof"']]);
+    assert.deepEqual(brief(request('trace_block', ['latest'])), [['method-not-served', 'information', '"trace_block"']]);
   });
 
   it('param count: missing ones on the params array, extra ones on each extra element', () => {
