@@ -103,6 +103,8 @@ export interface MockNodeOptions {
   maxQueuedPerSender: number;
   /** Most transactions waiting in the queue in all (geth: "txpool is full"). */
   maxQueued: number;
+  /** Most polling filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter) at once. */
+  maxFilters: number;
   /** WebSocket: a socket with more than this many bytes waiting to be sent is closed (slow consumer). */
   wsMaxBufferedBytes: number;
   /** The x402 facilitator routes (GET /x402/supported, POST /x402/verify, POST /x402/settle) on both profiles. */
@@ -161,6 +163,7 @@ export function defaultOptions(): MockNodeOptions {
     autosaveBlocks: 0,
     maxQueuedPerSender: 1024,
     maxQueued: 8192,
+    maxFilters: 1000,
     wsMaxBufferedBytes: 4 * 1024 * 1024,
     x402: true,
     wsMaxConnections: 1000,
@@ -298,6 +301,7 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   checkInteger('autosaveBlocks', merged.autosaveBlocks, 0);
   checkInteger('maxQueuedPerSender', merged.maxQueuedPerSender, 1);
   checkInteger('maxQueued', merged.maxQueued, 1);
+  checkInteger('maxFilters', merged.maxFilters, 1);
   if (merged.autosaveBlocks > 0 && merged.stateFile === undefined) throw new OptionError('autosaveBlocks needs a state file (--state)');
   return merged;
 }
@@ -372,6 +376,7 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   ...limitFlags('max-batch', 'maxBatch', '<n>', 'requests per batch'),
   { flag: 'max-queued-per-sender', section: 'Limits', target: 'maxQueuedPerSender', kind: 'integer', arg: '<n>', help: 'transactions waiting from one sender ("account limit exceeded" above)' },
   { flag: 'max-queued', section: 'Limits', target: 'maxQueued', kind: 'integer', arg: '<n>', help: 'transactions waiting in all ("txpool is full" above)' },
+  { flag: 'max-filters', section: 'Limits', target: 'maxFilters', kind: 'integer', arg: '<n>', help: 'polling filters (eth_newFilter and the like) kept at once; -32005 above' },
   { flag: 'ws-max-buffered-bytes', section: 'Limits', target: 'wsMaxBufferedBytes', kind: 'integer', arg: '<n>', help: 'close a WebSocket that falls this far behind' },
   { flag: 'ws-max-connections', section: 'Limits', target: 'wsMaxConnections', kind: 'integer', arg: '<n>', help: 'most WebSocket connections; more are closed with 1013' },
   { flag: 'ws-max-total-buffered-bytes', section: 'Limits', target: 'wsMaxTotalBufferedBytes', kind: 'integer', arg: '<n>', help: 'most bytes waiting on all WebSockets together; the largest are closed with 1013 above it' },

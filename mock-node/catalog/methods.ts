@@ -190,6 +190,18 @@ export const METHOD_CATALOG: readonly MethodSpec[] = [
     params: [p('blockHash', 'hash', '32-byte block hash'), p('index', 'quantity', 'Index in the block')],
     result: 'Transaction object, or null.',
   },
+  // Polling filters (the README's "Polling filters").
+  {
+    name: 'eth_newFilter', summary: 'Installs a log filter to poll with eth_getFilterChanges. With `toBlock: "pending"` each log is reported once, as soon as a flashblock pre-confirms it.',
+    params: [p('filter', 'filter', 'Filter object: fromBlock, toBlock, address, topics (as eth_getLogs).')],
+    result: 'Filter id (hex).',
+    notes: ['A filter not polled for 5 minutes is removed. At most `--max-filters` (1,000) filters at once: -32005 above.'],
+  },
+  none('eth_newBlockFilter', 'Installs a filter reporting the hash of each sealed block.', 'Filter id (hex).'),
+  none('eth_newPendingTransactionFilter', 'Installs a filter reporting the hash of each transaction entering the pool.', 'Filter id (hex).'),
+  { name: 'eth_getFilterChanges', summary: 'What a filter saw since its last poll: logs (dropped ones again with `removed: true`), block hashes or transaction hashes.', params: [p('id', 'any', 'Filter id')], result: 'Array of logs or hashes; -32000 `filter not found` for an unknown or expired id.' },
+  { name: 'eth_getFilterLogs', summary: 'Every log a log filter covers now (as eth_getLogs with its filter).', params: [p('id', 'any', 'Log filter id')], result: 'Array of logs; -32000 `filter not found`.' },
+  { name: 'eth_uninstallFilter', summary: 'Removes a filter.', params: [p('id', 'any', 'Filter id')], result: 'true when it existed.' },
   // Control methods (mock node; Anvil's names where Anvil has one).
   { control: true, name: 'evm_mine', summary: 'Mines blocks now: no param, a count, or {blocks, timestamp}.', params: [p('blocks', 'any', 'Count (integer) or {blocks, timestamp}', false)], result: '0x0' },
   { control: true, name: 'evm_increaseTime', summary: 'Moves the clock forward.', params: [p('seconds', 'integer', 'Seconds (integer or hex)')], result: 'Total offset (seconds).' },

@@ -34,6 +34,8 @@ export interface ChainEvents {
   pendingTransaction: [tx: TransactionRecord];
   /** Canonical blocks were replaced (reorg, revert): the removed ones, newest first. */
   removed: [blocks: BlockRecord[]];
+  /** The pending block was dropped and is built again (reorg, revert, a dropped transaction): the dropped snapshot. */
+  pendingDropped: [pending: BlockRecord];
 }
 
 export interface GenesisAlloc {
@@ -402,6 +404,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     for (const block of [...removed].reverse()) returned.unshift(...block.transactions.map((item) => item.tx));
     for (const key of [...this.systemChanges.keys()]) if (key > number) this.systemChanges.delete(key);
     if (removed.length > 0) this.emit('removed', removed);
+    this.emit('pendingDropped', this.pendingSnapshot);
     return returned;
   }
 

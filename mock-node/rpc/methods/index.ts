@@ -3,6 +3,7 @@
 import { blockMethods } from './blocks';
 import { chainInfoMethods } from './chainInfo';
 import { controlMethods } from './control';
+import { filterMethods } from './filters';
 import { logMethods } from './logs';
 import { proofMethods } from './proofs';
 import { reorgControlMethods } from './reorgControl';
@@ -14,6 +15,6 @@ import { transactionMethods } from './transactions';
 import type { MethodTable } from './types';
 
 export const METHOD_TABLES: readonly MethodTable[] = [
-  chainInfoMethods, blockMethods, logMethods, stateMethods, proofMethods, transactionMethods, signingMethods,
+  chainInfoMethods, blockMethods, logMethods, filterMethods, stateMethods, proofMethods, transactionMethods, signingMethods,
   controlMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
 ];

@@ -10,7 +10,7 @@ import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
 import { FILTER_FIELDS, MAX_TOPIC_POSITIONS } from '../../catalog/index';
 import { blockRef, logJson, type Json } from '../shapes';
-import type { MethodTable, ProfileName } from './types';
+import type { MethodTable, NodeServices, ProfileName } from './types';
 import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
 
 export interface LogFilter {
@@ -166,19 +166,21 @@ export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilt
   return result;
 }
 
+/** eth_getLogs over a parsed query, with the profile's limits (eth_getFilterLogs answers the same). */
+export function queryLogs(node: NodeServices, profile: ProfileName, query: LogQuery): Json[] {
+  const identity = node.options.pendingIdentity;
+  const limits = limitsFor(node.options, profile);
+  const cap = limits?.maxLogResults ?? 0;
+  if (query.blockHash) {
+    const block = findBlock(node.chain, { kind: 'hash', hash: query.blockHash, requireCanonical: false });
+    if (!block) throw invalidInput('unknown block');
+    return collectLogsCapped([block], query.filter, identity, cap);
+  }
+  const range = resolveRange(node.chain, query);
+  if (limits) checkBlockRange(range, node.chain.head, limits.maxLogBlockRange);
+  return collectLogsCapped(blocksInRange(node.chain, range), query.filter, identity, cap);
+}
+
 export const logMethods: MethodTable = {
-  eth_getLogs: (params, { node, profile }) => {
-    const query = parseLogFilter(params[0]);
-    const identity = node.options.pendingIdentity;
-    const limits = limitsFor(node.options, profile);
-    const cap = limits?.maxLogResults ?? 0;
-    if (query.blockHash) {
-      const block = findBlock(node.chain, { kind: 'hash', hash: query.blockHash, requireCanonical: false });
-      if (!block) throw invalidInput('unknown block');
-      return collectLogsCapped([block], query.filter, identity, cap);
-    }
-    const range = resolveRange(node.chain, query);
-    if (limits) checkBlockRange(range, node.chain.head, limits.maxLogBlockRange);
-    return collectLogsCapped(blocksInRange(node.chain, range), query.filter, identity, cap);
-  },
+  eth_getLogs: (params, { node, profile }) => queryLogs(node, profile, parseLogFilter(params[0])),
 };

@@ -1,0 +1,260 @@
+// The mock node in place of Anvil: what a test suite written against Anvil 1.7.1 does with viem,
+// ethers 6 and raw JSON-RPC (web3.py's filter calls), run against both nodes in the same test.
+// Each case is one row of DROP_IN_CASES: `run` does the client work on one node and answers what
+// must agree; the runner starts a fresh pair (the mock node and Anvil with USDC at the same
+// address and balances), runs the case on each and compares. `own` holds what only one node can
+// show (the mock's flashblocks) and is checked by `check`. To add a method's case, add a row.
+import assert from 'node:assert/strict';
+import { Contract, JsonRpcProvider, Wallet } from 'ethers';
+import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseAbi, parseAbiItem, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { anvilOrSkip } from '../helpers/anvil';
+import { waitUntil } from '../helpers/wait';
+import { startPair, type Target, type TargetSetup } from './dropIn/targets';
+
+export interface CaseAnswer {
+  /** Must be deep-equal on both nodes. */
+  same: unknown;
+  /** What only this node shows; given to `check`. */
+  own?: unknown;
+}
+
+export interface DropInCase {
+  name: string;
+  setup?: TargetSetup;
+  run(target: Target): Promise<CaseAnswer>;
+  check?(target: Target, own: unknown): void;
+}
+
+const TOKEN_ABI = parseAbi([
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function balanceOf(address) view returns (uint256)',
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+]);
+const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+export function clients(target: Target, mode: 'anvil' | 'hardhat' = 'anvil') {
+  const chain = defineChain({ id: target.chainId, name: target.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [target.url] } } });
+  const transport = http(target.url);
+  return {
+    chain,
+    public: createPublicClient({ chain, transport, pollingInterval: 50 }),
+    test: createTestClient({ chain, mode, transport, pollingInterval: 50 }),
+    wallet: (index: number) => createWalletClient({ chain, transport, account: privateKeyToAccount(target.accounts[index].privateKey) }),
+  };
+}
+
+/** Waits until `hash` is in a sealed block (the mock pre-confirms first); answers the block number. */
+export async function sealed(target: Target, hash: string): Promise<bigint> {
+  return waitUntil(`${hash} sealed on ${target.name}`, async () => {
+    const head = BigInt(await target.call('eth_blockNumber'));
+    const receipt = await target.call('eth_getTransactionReceipt', [hash]);
+    return receipt && BigInt(receipt.blockNumber) <= head ? BigInt(receipt.blockNumber) : undefined;
+  }, 15_000, 25);
+}
+
+/** A USDC transfer signed locally (viem), as most suites send them. */
+export async function sendTransfer(target: Target, from: number, to: number, value: bigint): Promise<Hex> {
+  const { wallet, chain } = clients(target);
+  return wallet(from).writeContract({ chain, address: target.token, abi: TOKEN_ABI, functionName: 'transfer', args: [target.accounts[to].address, value] });
+}
+
+/** A log as both nodes must agree on it (block hashes and numbers differ between two chains). */
+function logCore(log: any): unknown {
+  return { address: String(log.address).toLowerCase(), topics: log.topics.map((t: string) => t.toLowerCase()), data: log.data, removed: log.removed ?? false };
+}
+
+async function rpcErrorOf(target: Target, method: string, params: unknown[]): Promise<{ code: number; message: string }> {
+  try {
+    await target.call(method, params);
+  } catch (error: any) {
+    return { code: error.code, message: error.message };
+  }
+  throw new Error(`${method} answered without an error on ${target.name}`);
+}
+
+const MANUAL: TargetSetup = { mock: { auto: false } };
+
+export const DROP_IN_CASES: DropInCase[] = [
+  {
+    name: 'viem createEventFilter, getFilterChanges, getFilterLogs, uninstallFilter',
+    async run(target) {
+      const { public: client } = clients(target);
+      const filter = await client.createEventFilter({ address: target.token, event: TRANSFER_EVENT });
+      const hash = await sendTransfer(target, 1, 2, 1_000n);
+      await sealed(target, hash);
+      const changes = await waitUntil('the Transfer log', async () => {
+        const logs = await client.getFilterChanges({ filter });
+        return logs.length ? logs : undefined;
+      });
+      const again = await client.getFilterChanges({ filter });
+      const all = await client.getFilterLogs({ filter });
+      const uninstalled = await client.uninstallFilter({ filter });
+      const afterUninstall = await client.uninstallFilter({ filter });
+      const summary = (logs: any[]) => logs.map((log) => ({ event: log.eventName, args: log.args, tx: log.transactionHash === hash }));
+      return { same: { changes: summary(changes), again: again.length, all: summary(all), uninstalled, afterUninstall } };
+    },
+  },
+  {
+    name: 'viem event filter to pending: each log once (the mock: as soon as a flashblock pre-confirms it)',
+    async run(target) {
+      const { public: client } = clients(target);
+      const filter = await client.createEventFilter({ address: target.token, event: TRANSFER_EVENT, fromBlock: 'latest', toBlock: 'pending' } as any);
+      const hash = await sendTransfer(target, 1, 3, 2_000n);
+      const seen: any[] = [];
+      let beforeSeal = false;
+      await waitUntil('the Transfer log', async () => {
+        const head = BigInt(await target.call('eth_blockNumber'));
+        const logs = await client.getFilterChanges({ filter });
+        for (const log of logs) if (log.blockNumber !== null && (log.blockNumber as bigint) > head) beforeSeal = true;
+        seen.push(...logs);
+        return seen.length > 0;
+      });
+      const block = await sealed(target, hash);
+      // Past the seal: the sealed block must not report the log a second time.
+      await waitUntil('a block after it', async () => BigInt(await target.call('eth_blockNumber')) > block || (await target.call('evm_mine'), false));
+      seen.push(...(await client.getFilterChanges({ filter })));
+      return { same: seen.map((log) => ({ event: log.eventName, args: log.args, tx: log.transactionHash === hash })), own: { beforeSeal } };
+    },
+    check(target, own: any) {
+      // Anvil mines on arrival; the mock reports the log from the pending block, before it seals.
+      if (target.name === 'mock') assert.equal(own.beforeSeal, true, 'the mock reported the log only after its block sealed');
+    },
+  },
+  {
+    name: 'viem createBlockFilter reports each sealed block once',
+    setup: MANUAL,
+    async run(target) {
+      const { public: client } = clients(target);
+      const filter = await client.createBlockFilter();
+      await target.call('evm_mine');
+      await target.call('evm_mine');
+      const head = await client.getBlockNumber();
+      const hashes = await client.getFilterChanges({ filter });
+      const expected = [(await client.getBlock({ blockNumber: head - 1n })).hash, (await client.getBlock({ blockNumber: head })).hash];
+      const again = await client.getFilterChanges({ filter });
+      return { same: { matches: JSON.stringify(hashes) === JSON.stringify(expected), count: hashes.length, again: again.length } };
+    },
+  },
+  {
+    name: 'viem createPendingTransactionFilter reports a hash as it enters the pool',
+    setup: MANUAL,
+    async run(target) {
+      const { public: client } = clients(target);
+      const filter = await client.createPendingTransactionFilter();
+      const hash = await sendTransfer(target, 4, 5, 7n);
+      const hashes = await client.getFilterChanges({ filter });
+      return { same: { hashes: hashes.map((h) => h === hash) } };
+    },
+  },
+  {
+    name: 'unknown filter ids: the same errors and answers',
+    async run(target) {
+      const id = '0x1234567890abcdef1234567890abcdef';
+      return {
+        same: {
+          changes: await rpcErrorOf(target, 'eth_getFilterChanges', [id]),
+          logs: await rpcErrorOf(target, 'eth_getFilterLogs', [id]),
+          uninstall: await target.call('eth_uninstallFilter', [id]),
+        },
+      };
+    },
+  },
+  {
+    name: "ethers 6 provider.on('pending') fires with the hash, and its polling never rejects unhandled",
+    async run(target) {
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      const provider = new JsonRpcProvider(target.url, undefined, { staticNetwork: true, pollingInterval: 50 });
+      try {
+        const heard: string[] = [];
+        await provider.on('pending', (hash: string) => void heard.push(hash));
+        // ethers installs its filter on its first poll; send once it is there.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const hash = await sendTransfer(target, 6, 7, 11n);
+        await waitUntil('the pending hash', () => heard.includes(hash));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { same: { heard: true, rejections: rejections.length } };
+      } finally {
+        provider.destroy();
+        process.off('unhandledRejection', onRejection);
+      }
+    },
+  },
+  ...(['filter', 'polling'] as const).map((way): DropInCase => ({
+    name: `ethers 6 contract.on('Transfer') (${way === 'filter' ? 'eth_newFilter + eth_getFilterChanges' : 'polling: true, eth_getLogs'})`,
+    async run(target) {
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      const provider = new JsonRpcProvider(target.url, undefined, { staticNetwork: true, pollingInterval: 50, polling: way === 'polling' });
+      try {
+        const token = new Contract(target.token, ['event Transfer(address indexed from, address indexed to, uint256 value)'], provider);
+        const heard: { from: string; to: string; value: bigint }[] = [];
+        await token.on('Transfer', (from: string, to: string, value: bigint) => void heard.push({ from, to, value }));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const hash = await sendTransfer(target, 8, 9, 123n);
+        await sealed(target, hash);
+        await waitUntil('the Transfer event', () => heard.length > 0);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { same: { heard, rejections: rejections.length } };
+      } finally {
+        provider.destroy();
+        process.off('unhandledRejection', onRejection);
+      }
+    },
+  })),
+  {
+    name: "web3.py-style raw filter calls: create_filter, get_new_entries, get_all_entries, uninstall_filter",
+    async run(target) {
+      const { address } = target.accounts[1];
+      const fromTopic = '0x' + address.slice(2).toLowerCase().padStart(64, '0');
+      const id = await target.call('eth_newFilter', [{ fromBlock: 'latest', address: target.token, topics: [TRANSFER_TOPIC, fromTopic] }]);
+      const hash = await sendTransfer(target, 1, 4, 5_000n);
+      await sealed(target, hash);
+      const entries = await waitUntil('new entries', async () => {
+        const logs = await target.call<any[]>('eth_getFilterChanges', [id]);
+        return logs.length ? logs : undefined;
+      });
+      const all = await target.call<any[]>('eth_getFilterLogs', [id]);
+      return {
+        same: {
+          id: /^0x[0-9a-f]+$/.test(id),
+          entries: entries.map(logCore),
+          all: all.map(logCore),
+          uninstalled: await target.call('eth_uninstallFilter', [id]),
+          again: await target.call('eth_uninstallFilter', [id]),
+          polledAfter: await rpcErrorOf(target, 'eth_getFilterChanges', [id]),
+        },
+      };
+    },
+  },
+];
+
+describe('the mock node in place of Anvil 1.7.1 (each case against both)', function () {
+  this.timeout(60_000);
+  before(function () {
+    anvilOrSkip(this);
+  });
+
+  for (const dropIn of DROP_IN_CASES) {
+    it(dropIn.name, async () => {
+      const pair = await startPair(dropIn.setup);
+      try {
+        const mock = await dropIn.run(pair.mock);
+        const anvil = await dropIn.run(pair.anvil);
+        assert.deepEqual(mock.same, anvil.same, `the mock node and Anvil disagree:\nmock  ${stringify(mock.same)}\nanvil ${stringify(anvil.same)}`);
+        dropIn.check?.(pair.mock, mock.own);
+        dropIn.check?.(pair.anvil, anvil.own);
+      } finally {
+        await pair.stop();
+      }
+    });
+  }
+});
+
+function stringify(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? `${v}n` : v));
+}
