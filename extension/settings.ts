@@ -1,6 +1,6 @@
 // The extension's settings (contributes.configuration in package.json), read in one place.
 import * as vscode from 'vscode';
-import type { LogFilterSetting, SlotSetting } from './explorer/nodeSpec';
+import type { LogFilterSetting, SlotSetting } from './explorer/chainData';
 import { mockNodeSettings, type MockNodeSettings } from './mockNode/mockNodeSettings';
 
 export const SECTION = 'chainExplorer';

@@ -11,8 +11,9 @@ import { addressProblem, isoSeconds, MAX_UINT256, relative, tokenUnits } from '.
 import { recoverAuthorizationSigner, signatureFormatProblem } from './inspector';
 import {
   AUTHORIZATION_PRIMARY_TYPES, CAPTURE_ROUTES, normalizeV, parseTokenAmount, primaryTypeFor, routeFor,
-  type AuthorizationMessage, type AuthorizationPrimaryType, type CaptureRoute, type DomainFields,
+  type AuthorizationPrimaryType, type CaptureRoute, type DomainFields,
 } from './model';
+import type { AuthorizationMessage } from './message';
 
 export const AUTHORIZATION_FIELDS = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const;
 export const TOP_LEVEL_FIELDS = ['orderId', 'authorization', 'signature', 'domain', 'primaryType', 'captureRoute'] as const;

@@ -9,7 +9,8 @@ import type { RpcClient } from '../rpc/client';
 import { describeRpcError, JsonRpcError } from '../rpc/errors';
 import type { ChainFacts, DryRun } from './inspector';
 import { effectOf, inFlight, sight, type Heads, type ReceiptLike, type Sighting, type Stage } from './evidence';
-import type { AuthorizationMessage, CaptureRoute, DomainFields, TxOutcome } from './model';
+import type { AuthorizationMessage } from './message';
+import type { CaptureRoute, DomainFields, TxOutcome } from './model';
 
 /** Where a search for the consuming transaction stands: blocks [oldest, newest] are read. */
 export interface ConsumerSearch {

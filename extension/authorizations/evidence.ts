@@ -5,7 +5,7 @@
 // Transfer(payer, merchant, value) in the same transaction; a consumed nonce alone proves nothing
 // about who was paid. No I/O and no vscode import.
 import { decodeTokenEvent } from '../../mock-node/tokenKit/index';
-import type { AuthorizationMessage } from './model';
+import type { AuthorizationMessage } from './message';
 
 export interface LogEntry {
   address: string;

@@ -10,6 +10,7 @@ import {
 
 export { normalizeV } from '../../mock-node/tokenKit/index';
 import { describeSighting, inFlight as isInFlight, isIncluded, type Heads, type Sighting } from './evidence';
+import type { AuthorizationMessage } from './message';
 
 /** How the merchant will capture: the route decides which typed-data type the payer must sign. */
 export type CaptureRoute = 'receiveWithAuthorization' | 'transferWithAuthorization';
@@ -25,20 +26,6 @@ export function primaryTypeFor(route: CaptureRoute): AuthorizationPrimaryType {
 
 export function routeFor(primaryType: AuthorizationPrimaryType): CaptureRoute {
   return primaryType === 'ReceiveWithAuthorization' ? 'receiveWithAuthorization' : 'transferWithAuthorization';
-}
-
-/** The seed's "Transfer authorization" table: what the payer signs. */
-export interface AuthorizationMessage {
-  from: string;
-  to: string;
-  /** Base units (6 decimals), as a decimal string. */
-  value: string;
-  /** Unix seconds. */
-  validAfter: number;
-  /** Unix seconds. */
-  validBefore: number;
-  /** bytes32 hex. */
-  nonce: string;
 }
 
 export interface DomainFields {

@@ -2,18 +2,12 @@
 // dropped logs stay in the list as `removed: true` replays (as a node's log subscription sends
 // them). Over HTTP there is no subscription: each new head re-reads a window of recent blocks,
 // and a log that was there and is gone has been removed. The merge is pure. No vscode import.
-import type { LogFilterSetting } from './nodeSpec';
+import type { LogFilterSetting } from './chainData';
 
 /** Blocks re-read at every new head to see reorgs (deeper ones are not noticed). */
 export const REORG_WINDOW = 64n;
 /** Matches kept per filter (the oldest go first). */
 export const MAX_ACTIVITY = 200;
-
-export interface ActivityFilter {
-  filter: LogFilterSetting;
-  /** Newest first; removed replays keep the place of the log they replay. */
-  logs: Record<string, unknown>[];
-}
 
 const n = (v: unknown): bigint => (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? BigInt(v) : -1n);
 const key = (log: Record<string, unknown>): string => `${String(log.blockHash)}:${String(log.logIndex)}`;

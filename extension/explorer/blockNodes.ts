@@ -2,10 +2,9 @@
 // Pure functions from JSON-RPC results to NodeSpec. No vscode import.
 import { blockTitle } from './blockTitle';
 import { HEADER_FIELDS, hexAsDecimal, headerFieldDisplay, shortHex, transactionFieldDisplay, weiAsEth } from './format';
-import type { ReceiptSummary } from './chainLookups';
-import type {
-  BlockDetail, BlockJson, EndpointView, FilterLogs, Loaded, NodeSpec, ReceiptJson, TagView, TransactionJson,
-} from './nodeSpec';
+import type { BlockDetail, BlockJson, FilterLogs, Loaded, ReceiptJson, ReceiptSummary, TransactionJson } from './chainData';
+import { blockParam } from './endpointReader';
+import type { EndpointView, NodeSpec, TagView } from './nodeSpec';
 import { decodeTokenLog, type RawLog } from './tokenEvents';
 
 export const GO_TO_COMMAND = 'chainExplorer.goTo';
@@ -53,10 +52,6 @@ export function fieldNode(id: string, endpointId: string, name: string, value: u
   };
 }
 
-/** The block's tag parameter for follow-up reads: its own number when sealed, else the tag. */
-export function blockParam(tag: 'latest' | 'pending', block: BlockJson | null | undefined): string {
-  return tag === 'latest' && block && typeof block.number === 'string' ? block.number : tag;
-}
 
 /**
  * A transaction row with every field (links on from, to and block); `receipt`: its status shown

@@ -1,7 +1,7 @@
 // How the block at the current tag is named in the tree and the status bar, for every pending
 // shape real nodes send: partial hash, 32 zero bytes ("not sealed"), or number and hash null.
 import { ZERO_HASH, hexToBigInt, shortHex } from './format';
-import type { BlockJson } from './nodeSpec';
+import type { BlockJson } from './chainData';
 
 export interface BlockTitle {
   /** Tree label: `latest #12`, `pending #13`, or `pending (latest+1)` when the number is null. */

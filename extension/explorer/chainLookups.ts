@@ -4,43 +4,11 @@
 // No vscode import.
 import { JsonRpcError } from '../rpc/errors';
 import { failure, firstError, value, type EndpointReader } from './endpointReader';
-import type { BlockJson, Loaded, ReceiptJson, TransactionJson } from './nodeSpec';
+import type {
+  AddressData, BlockJson, Loaded, ReceiptJson, ReceiptSummary, TransactionFound, TransactionJson, TransferHistory,
+} from './chainData';
 import { encodeBalanceOf, decodeUint256, TRANSFER_TOPIC } from './tokenCalls';
 import { REORG_WINDOW } from './activity';
-
-export interface TransactionFound {
-  tx: TransactionJson;
-  /** null: no receipt yet (pending); undefined: the endpoint would not give one. */
-  receipt: ReceiptJson | null | undefined;
-}
-
-export interface AddressData {
-  address: string;
-  /** The block the reads were made at. */
-  head: string;
-  balanceLatest: string;
-  balancePending: string;
-  nonceLatest: string;
-  noncePending: string;
-  code: string;
-  tokenBalance?: string;
-  transfers: Loaded<TransferHistory>;
-}
-
-export interface TransferHistory {
-  fromBlock: string;
-  toBlock: string;
-  /** Newest first. */
-  logs: Record<string, unknown>[];
-  /** eth_getLogs calls it took (more than two when the endpoint refused a range). */
-  requests: number;
-}
-
-/** Status and gas of a receipt, for a transaction's row. */
-export interface ReceiptSummary {
-  status?: string;
-  gasUsed?: string;
-}
 
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
 const pad32 = (address: string): string => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;

@@ -2,10 +2,10 @@
 // expanded), Go to results (a transaction with its receipt, a block, an address), the receipts'
 // status of the latest block, and the block time it observes. No vscode import.
 import { hexToBigInt } from './format';
-import { ChainLookups, type ReceiptSummary } from './chainLookups';
+import { ChainLookups } from './chainLookups';
 import { describeTarget, parseGoTo, type GoToTarget } from './goToInput';
-import { mergeActivity, REORG_WINDOW, type ActivityFilter } from './activity';
-import type { BlockDetail, BlockJson, Found, Loaded, LogFilterSetting } from './nodeSpec';
+import { mergeActivity, REORG_WINDOW } from './activity';
+import type { ActivityFilter, BlockDetail, BlockJson, Found, Loaded, LogFilterSetting, ReceiptSummary } from './chainData';
 import { failure } from './endpointReader';
 import { describeRpcError } from '../rpc/errors';
 

@@ -5,11 +5,13 @@ import {
   BadResponseError, describeRpcError, HttpStatusError, JsonRpcError, NetworkError, RateLimitedError, TimeoutError, type RpcClientError,
 } from '../rpc/errors';
 import type { BatchItem, RpcClient, RpcRequest } from '../rpc/client';
-import { blockParam } from './blockNodes';
 import { encodeBalanceOf, tokenReads } from './tokenCalls';
-import type {
-  AccountData, BlockJson, FilterLogs, Loaded, LogFilterSetting, Overview, ReceiptJson, SlotData, SlotSetting, TokenData,
-} from './nodeSpec';
+import type { AccountData, BlockJson, FilterLogs, Loaded, LogFilterSetting, Overview, ReceiptJson, SlotData, SlotSetting, TokenData } from './chainData';
+
+/** The block's tag parameter for follow-up reads: its own number when sealed, else the tag. */
+export function blockParam(tag: 'latest' | 'pending', block: BlockJson | null | undefined): string {
+  return tag === 'latest' && block && typeof block.number === 'string' ? block.number : tag;
+}
 
 /** Longest error text shown in a tree node: an endpoint's error message can be of any size. */
 const MAX_ERROR_TEXT = 300;

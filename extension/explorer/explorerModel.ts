@@ -10,10 +10,8 @@ import { endpointNode, unshowableEndpointNode, unshowableText } from './endpoint
 import { EndpointReader, endpointUnusable } from './endpointReader';
 import { foundId } from './foundNodes';
 import { recentSectionId } from './recentNodes';
-import type {
-  AccountData, BlockJson, EndpointData, EndpointView, FilterLogs, Loaded, LogFilterSetting, NodeSpec, Overview, ReceiptJson, SectionKey,
-  SlotData, SlotSetting, TokenData,
-} from './nodeSpec';
+import type { EndpointData, EndpointView, NodeSpec, SectionKey } from './nodeSpec';
+import type { AccountData, BlockJson, FilterLogs, Loaded, LogFilterSetting, Overview, ReceiptJson, SlotData, SlotSetting, TokenData } from './chainData';
 
 export interface ExplorerEndpoint {
   id: string;

@@ -2,10 +2,9 @@
 // balances, code and recent token transfers. No vscode import.
 import { blockDetailChildren, fieldNode, GO_TO_COMMAND, logNode, receiptNode, statusText, transactionNode } from './blockNodes';
 import { hashDescription } from './blockTitle';
-import type { AddressData } from './chainLookups';
 import { hexAsDecimal, hexToBigInt, shortHex, tokenUnits, weiAsEth } from './format';
-import type { BlockDetail, EndpointView, Found, NodeSpec } from './nodeSpec';
-import type { TransactionFound } from './chainLookups';
+import type { EndpointView, NodeSpec } from './nodeSpec';
+import type { AddressData, BlockDetail, Found, TransactionFound } from './chainData';
 
 export function foundGroupId(endpointId: string): string {
   return `${endpointId}/found`;

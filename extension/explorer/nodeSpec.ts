@@ -1,8 +1,9 @@
 // The explorer's tree as plain data: built by pure functions from JSON-RPC results, compared by
 // changeDetection.ts, rendered by treeProvider.ts. No vscode import.
 
-import type { ActivityFilter } from './activity';
-import type { AddressData, ReceiptSummary, TransactionFound } from './chainLookups';
+import type {
+  AccountData, ActivityFilter, BlockDetail, BlockJson, FilterLogs, Found, Loaded, Overview, ReceiptJson, ReceiptSummary, SlotData, TokenData,
+} from './chainData';
 
 export type NodeKind =
   | 'endpoint' | 'block' | 'field' | 'transactions' | 'transaction' | 'receipts' | 'receipt' | 'logs' | 'logFilter'
@@ -45,8 +46,6 @@ export interface NodeSpec {
   children?: NodeSpec[];
 }
 
-export type Loaded<T> = { ok: true; value: T } | { ok: false; error: string; needsDedicated?: boolean };
-
 /** The data loaded for one endpoint, section by section. */
 export interface EndpointData {
   overview?: Loaded<Overview>;
@@ -68,18 +67,6 @@ export interface EndpointData {
   activity?: Loaded<ActivityFilter[]>;
 }
 
-/** A block with full transactions and, where the endpoint gave them, their receipts' status. */
-export interface BlockDetail {
-  block: BlockJson;
-  receipts: ReadonlyMap<string, ReceiptSummary>;
-}
-
-/** One Go to result. */
-export type Found =
-  | { kind: 'transaction'; key: string; found: TransactionFound }
-  | { kind: 'block'; key: string; detail: BlockDetail }
-  | { kind: 'address'; key: string; data: AddressData };
-
 /** What the explorer shows for one endpoint at one moment. */
 export interface EndpointView extends EndpointData {
   id: string;
@@ -92,74 +79,6 @@ export interface EndpointView extends EndpointData {
   open: ReadonlySet<SectionKey>;
   /** How many recent blocks a page shows. */
   recentPageSize?: number;
-}
-
-export interface Overview {
-  chainId: string;
-  clientVersion: string;
-  head: string;
-  safe?: string | null;
-  finalized?: string | null;
-}
-
-export type BlockJson = Record<string, unknown> & {
-  number: string | null;
-  hash: string | null;
-  transactions: (TransactionJson | string)[];
-};
-
-export type TransactionJson = Record<string, unknown> & {
-  hash: string;
-  from?: string;
-  to?: string | null;
-  value?: string;
-  nonce?: string;
-};
-
-export type ReceiptJson = Record<string, unknown> & {
-  transactionHash: string;
-  status?: string;
-  gasUsed?: string;
-  logs?: unknown[];
-};
-
-export interface LogFilterSetting {
-  name: string;
-  address?: string | string[];
-  topics?: (string | string[] | null)[];
-}
-
-export interface FilterLogs {
-  filter: LogFilterSetting;
-  logs: Record<string, unknown>[];
-}
-
-export interface AccountData {
-  address: string;
-  nonceLatest: string;
-  noncePending: string;
-  balance: string;
-  tokenBalance?: string;
-}
-
-export interface SlotSetting {
-  address: string;
-  slot: string;
-  label?: string;
-}
-
-export interface SlotData extends SlotSetting {
-  value: string;
-}
-
-export interface TokenData {
-  address: string;
-  name?: string;
-  symbol?: string;
-  version?: string;
-  decimals?: number;
-  totalSupply?: string;
-  paused?: boolean;
 }
 
 /** The tag the block node shows, and how many pending refreshes were seen for its number. */

@@ -3,7 +3,8 @@
 import { blockDetailChildren } from './blockNodes';
 import { hashDescription } from './blockTitle';
 import { hexAsDecimal, hexAsTime } from './format';
-import type { BlockJson, EndpointView, NodeSpec, SectionKey } from './nodeSpec';
+import type { EndpointView, NodeSpec, SectionKey } from './nodeSpec';
+import type { BlockJson } from './chainData';
 
 export const LOAD_OLDER_COMMAND = 'chainExplorer.loadOlderBlocks';
 

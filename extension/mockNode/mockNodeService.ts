@@ -22,7 +22,7 @@ export function loadMockNodeLibrary(extensionPath: string): MockNodeLibrary {
 import type { Endpoint, EndpointRegistry } from '../rpc/endpoints';
 import { maskUrl } from '../rpc/endpointUrl';
 import { readMockNodeOptionsSetting } from '../settings';
-import type { SlotSetting } from '../explorer/nodeSpec';
+import type { SlotSetting } from '../explorer/chainData';
 import { channelSink, followChannelLevel, thresholdForChannel } from './nodeLogBridge';
 
 export const MOCK_RUNNING_CONTEXT_KEY = 'chainExplorer.mockNodeRunning';

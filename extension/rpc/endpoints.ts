@@ -3,7 +3,7 @@
 // runs. URLs with keys are shown masked and never logged.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { SlotSetting } from '../explorer/nodeSpec';
+import type { SlotSetting } from '../explorer/chainData';
 import { readSettings, SECTION, updateSettingsEndpoints } from '../settings';
 import { maskUrl, urlHoldsKey } from './endpointUrl';
 

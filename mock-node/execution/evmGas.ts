@@ -3,6 +3,7 @@
 // costs and refunds, and EIP-150's all-but-one-64th rule, as Anvil's default hardfork (Osaka
 // rules) charges them. Native contracts meter their storage and account accesses with these.
 import type { ContractStorage, Hex } from './nativeContract';
+import type { WarmSet } from './warmSet';
 
 export const EVM_GAS = {
   coldSload: 2_100n,
@@ -19,13 +20,6 @@ export const EVM_GAS = {
 
 /** Precompiles 0x01…0x11 and P256VERIFY (0x100, EIP-7951): warm from the start of every transaction. */
 const PRECOMPILES = [...Array.from({ length: 0x11 }, (_, i) => i + 1), 0x100].map((n) => `0x${n.toString(16).padStart(40, '0')}`);
-
-/** What a transaction warms before it runs (EIP-2929, EIP-2930, EIP-3651). */
-export interface WarmSet {
-  accounts: Set<Hex>;
-  /** Per lowercase address, the warm storage slots. */
-  slots: Map<Hex, Set<bigint>>;
-}
 
 export function initialWarmSet(origin: Hex, to: Hex, coinbase: Hex, accessList: readonly { address: Hex; storageKeys: readonly Hex[] }[]): WarmSet {
   const accounts = new Set<Hex>([origin, to, coinbase, ...PRECOMPILES].map((a) => a.toLowerCase()));

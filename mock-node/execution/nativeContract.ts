@@ -1,7 +1,7 @@
 // The contract interface the node executes without an EVM. A native contract keeps all of its
 // state in its own storage slots (so eth_getStorageAt sees exactly what a Solidity contract with
 // the same layout would store) and answers ABI-encoded calldata with ABI-encoded return data.
-import type { WarmSet } from './evmGas';
+import type { WarmSet } from './warmSet';
 
 /** 0x-prefixed lowercase hex. */
 export type Hex = string;

@@ -23,56 +23,9 @@ import { orderedTrieRoot } from '../chain/tries';
 import { fromEthers } from '../execution/transaction';
 import { scrubSecrets } from '../redact';
 import { checkSavedStateShape, StateFileError } from './savedStateShape';
+import { STATE_FORMAT, STATE_VERSION, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from './savedState';
 import type { MockNodeOptions } from '../options';
 import { StateDraft, type AccountRecord, type StateLayer } from './worldState';
-
-export const STATE_FORMAT = 'chain-mock-node-state';
-export const STATE_VERSION = 1;
-
-type HexMap = Record<string, string>;
-
-interface StateChanges {
-  /** address -> [nonce, balance, code] */
-  accounts: Record<string, [string, string, string]>;
-  /** address -> slot -> value (all hex) */
-  storage: Record<string, HexMap>;
-}
-
-interface SavedReceipt {
-  status: 0 | 1;
-  gasUsed: string;
-  cumulativeGasUsed: string;
-  effectiveGasPrice: string;
-  logs: { address: string; topics: string[]; data: string }[];
-  logsBloom: string;
-  contractAddress: string | null;
-  revertReason?: string;
-  revertData?: string;
-}
-
-interface SavedBlock {
-  hash: string;
-  size: number;
-  flashblockIndex: number;
-  header: Record<string, string>;
-  /** [signed encoding, sender] per transaction. */
-  transactions: [string, string][];
-  receipts: SavedReceipt[];
-  /** Block 0: the full genesis state; later blocks: what the block changed. */
-  state: StateChanges;
-}
-
-export interface SavedState {
-  format: typeof STATE_FORMAT;
-  version: number;
-  savedAt: string;
-  chainId: string;
-  tokenAddress: string;
-  blocks: SavedBlock[];
-  /** Not yet sealed, in order: pre-confirmed transactions of the pending block, then the queue. */
-  queue: [string, string][];
-  clock: { offset: string; next: string | null };
-}
 
 export { StateFileError };
 

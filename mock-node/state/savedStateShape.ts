@@ -2,7 +2,7 @@
 // with a wrong type, a missing or null section answers one clear sentence naming the field
 // ("state file chain.json, block 3: receipts[0].gasUsed must be a hex number") instead of a
 // TypeError or "Cannot convert 0xzz to a BigInt" from deep inside the loader.
-import type { SavedState } from './persistence';
+import type { SavedState } from './savedState';
 
 export class StateFileError extends Error {
   constructor(

@@ -1,7 +1,7 @@
 // Tree builders for Recent blocks, Go to results (transaction, block, address) and links, from
 // fixed JSON: what each row says and where its links go.
 import * as assert from 'node:assert/strict';
-import type { AddressData } from '../../extension/explorer/chainLookups';
+import type { AddressData } from '../../extension/explorer/chainData';
 import { compareLogs } from '../../extension/explorer/chainLookups';
 import { foundGroup } from '../../extension/explorer/foundNodes';
 import type { NodeSpec } from '../../extension/explorer/nodeSpec';

@@ -1,5 +1,6 @@
 // Fixed JSON-RPC results (shaped like the mock node's and geth's answers) for the unit tests.
-import type { BlockJson, EndpointView, ReceiptJson } from '../../extension/explorer/nodeSpec';
+import type { EndpointView } from '../../extension/explorer/nodeSpec';
+import type { BlockJson, ReceiptJson } from '../../extension/explorer/chainData';
 
 export const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 export const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';

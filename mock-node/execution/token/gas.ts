@@ -13,19 +13,8 @@
 // the proxy forwards all but 1/64 of its gas to the implementation (EIP-150), and an SSTORE needs
 // more than 2,300 gas left (EIP-2200). So eth_estimateGas is above gasUsed, as on Anvil.
 import { allButOne64thInverse, EVM_GAS, type GasMeter } from '../evmGas';
+import type { PathGas } from './pathGas';
 import { TOKEN_GAS_TABLE } from './tokenGasTable';
-
-/** Constant gas of one path (everything but the metered storage and account accesses). */
-export interface PathGas {
-  /** All of it: the proxy's and the implementation's (and the library's) opcodes. */
-  total: bigint;
-  /** The proxy's part before its DELEGATECALL. */
-  proxyBefore: bigint;
-  /** The proxy's part after the DELEGATECALL returns. */
-  proxyAfter: bigint;
-  /** The implementation's gas after its last SSTORE (for the 2,300-gas sentry); undefined without an SSTORE. */
-  afterLastSstore?: bigint;
-}
 
 /** What one call to the token costs, as the transaction that makes it needs to know. */
 export interface CallGas {

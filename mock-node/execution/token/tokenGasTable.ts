@@ -1,7 +1,7 @@
 // The constant part of the token's gas, per path, measured on Circle's FiatTokenV2_2 behind
 // FiatTokenProxy on Anvil 1.7.1 (default hardfork) by test/mock-node/token/gasCalibration.ts.
 // Regenerate with `npx tsx test/mock-node/token/gasCalibration.ts --write`; do not edit by hand.
-import type { PathGas } from './gas';
+import type { PathGas } from './pathGas';
 
 export const TOKEN_GAS_TABLE: Record<string, PathGas> = {
   "allowance(address,address)|ok": { total: 959n, proxyBefore: 359n, proxyAfter: 41n },

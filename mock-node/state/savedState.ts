@@ -1,0 +1,49 @@
+// The state file's format: what `chain-mock-node --state FILE` writes and reads back. Shared by the
+// writer and reader (persistence.ts) and the field-by-field check (savedStateShape.ts).
+export const STATE_FORMAT = 'chain-mock-node-state';
+export const STATE_VERSION = 1;
+
+export type HexMap = Record<string, string>;
+
+export interface StateChanges {
+  /** address -> [nonce, balance, code] */
+  accounts: Record<string, [string, string, string]>;
+  /** address -> slot -> value (all hex) */
+  storage: Record<string, HexMap>;
+}
+
+export interface SavedReceipt {
+  status: 0 | 1;
+  gasUsed: string;
+  cumulativeGasUsed: string;
+  effectiveGasPrice: string;
+  logs: { address: string; topics: string[]; data: string }[];
+  logsBloom: string;
+  contractAddress: string | null;
+  revertReason?: string;
+  revertData?: string;
+}
+
+export interface SavedBlock {
+  hash: string;
+  size: number;
+  flashblockIndex: number;
+  header: Record<string, string>;
+  /** [signed encoding, sender] per transaction. */
+  transactions: [string, string][];
+  receipts: SavedReceipt[];
+  /** Block 0: the full genesis state; later blocks: what the block changed. */
+  state: StateChanges;
+}
+
+export interface SavedState {
+  format: typeof STATE_FORMAT;
+  version: number;
+  savedAt: string;
+  chainId: string;
+  tokenAddress: string;
+  blocks: SavedBlock[];
+  /** Not yet sealed, in order: pre-confirmed transactions of the pending block, then the queue. */
+  queue: [string, string][];
+  clock: { offset: string; next: string | null };
+}
