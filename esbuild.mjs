@@ -21,6 +21,22 @@ const wasmBesideBundle = {
   },
 };
 
+// Express (with body-parser's MIME and charset tables, half the CLI bundle) serves only the routes
+// beside JSON-RPC: the node requires it on the first such request (mock-node/rpc/server.ts,
+// mock-node/x402/routes.ts). Those lazy require('express') calls load dist/mock-node-express.js, a
+// bundle of its own beside the others, so start-up neither reads nor compiles it. The single
+// executable can load built-in modules only: `--sea` builds its CLI bundle (dist/mock-node-sea.js,
+// for mock-node/package/sea.mjs) with them inside.
+const sea = process.argv.includes('--sea');
+// ws, needed from the first WebSocket upgrade on, is dist/mock-node-ws.js the same way.
+const LAZY_BUNDLES = { express: 'mock-node-express.js', ws: 'mock-node-ws.js' };
+const lazyBesideBundle = {
+  name: 'lazy-dependencies-beside-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^(express|ws)$/ }, (args) => (args.kind === 'require-call' ? { path: `./${LAZY_BUNDLES[args.path]}`, external: true } : undefined));
+  },
+};
+
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
@@ -34,14 +50,16 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
-  plugins: [wasmBesideBundle],
+  plugins: [wasmBesideBundle, lazyBesideBundle],
   // ws loads the optional native add-ons bufferutil and utf-8-validate when they are installed.
   // The bundles never ship them, and a single executable (npm run build:sea) may require built-in
   // modules only: leave those requires out of every bundle.
   define: { 'process.env.WS_NO_BUFFER_UTIL': '"1"', 'process.env.WS_NO_UTF_8_VALIDATE': '"1"' },
 };
 
-const builds = [
+const builds = sea ? [
+  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/cli.ts'], outfile: 'dist/mock-node-sea.js' },
+] : [
   { ...common, entryPoints: ['mock-node/cli.ts'], outfile: 'dist/mock-node.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['mock-node/index.ts'], outfile: 'dist/mock-node-lib.js' },
   { ...common, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
@@ -49,6 +67,10 @@ const builds = [
   { ...common, entryPoints: ['extension/language/server/server.ts'], outfile: 'dist/languageServer.js' },
   // vscode-languageclient, required by the extension only when a .jsonrpc / .authorization.json file opens.
   { ...common, entryPoints: ['extension/language/clientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
+  // Express and ws alone, for the lazy require('express') and require('ws') of the mock node bundles.
+  ...Object.entries(LAZY_BUNDLES).map(([name, file]) => ({
+    ...common, plugins: [], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${name}-entry.js` }, outfile: `dist/${file}`,
+  })),
 ];
 
 mkdirSync('dist', { recursive: true });

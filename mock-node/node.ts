@@ -104,7 +104,8 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const handle = createRpcHandler(services, undefined, [apiKey]);
   const exposure = { bindHost: options.host, allowHosts: options.allowHosts, allowOrigins: options.cors ? ['*'] : options.allowOrigins };
   const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;
-  const routes = x402 ? [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes, exposure })] : [];
+  let x402Routes: Router[] | undefined;
+  const routes = x402 ? () => (x402Routes ??= [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes, exposure })]) : undefined;
   const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, apiKey, exposure, limits: options.limits, routes };
   return { services, handle, http, logger, x402, autosave: startAutosave(chain, options, logger) };
 }

@@ -1,12 +1,33 @@
 // Dev accounts derived from a mnemonic on the standard path m/44'/60'/0'/0/i, the same
-// addresses Anvil and Hardhat print for the well-known test mnemonic.
+// addresses Anvil and Hardhat print for the well-known test mnemonic. For that mnemonic the
+// first 20 come from constants (defaultDevAccounts.ts); others are derived.
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import type { Hex } from '../chain/hex';
+import { DEFAULT_MNEMONIC } from '../options';
+import { DEFAULT_DEV_ACCOUNTS } from './defaultDevAccounts';
 
 export interface DevAccount {
   /** Checksummed address. */
   address: string;
   privateKey: Hex;
+}
+
+/** Derives `count` accounts of a mnemonic (ethers: BIP-39 seed, BIP-32 path). */
+export function deriveDevAccounts(mnemonic: string, count: number): DevAccount[] {
+  const root = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(mnemonic), "m/44'/60'/0'/0");
+  const list: DevAccount[] = [];
+  for (let i = 0; i < count; i++) {
+    const child = root.deriveChild(i);
+    list.push({ address: child.address, privateKey: child.privateKey as Hex });
+  }
+  return list;
+}
+
+function accountsOf(mnemonic: string, count: number): DevAccount[] {
+  if (mnemonic === DEFAULT_MNEMONIC && count <= DEFAULT_DEV_ACCOUNTS.length) {
+    return DEFAULT_DEV_ACCOUNTS.slice(0, count).map(([address, privateKey]) => ({ address, privateKey }));
+  }
+  return deriveDevAccounts(mnemonic, count);
 }
 
 export class DevAccounts {
@@ -16,14 +37,8 @@ export class DevAccounts {
   private readonly wallets = new Map<Hex, Wallet>();
 
   constructor(mnemonic: string, count: number) {
-    const root = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(mnemonic), "m/44'/60'/0'/0");
-    const list: DevAccount[] = [];
-    for (let i = 0; i < count; i++) {
-      const child = root.deriveChild(i);
-      list.push({ address: child.address, privateKey: child.privateKey });
-      this.keys.set(child.address.toLowerCase(), child.privateKey);
-    }
-    this.list = list;
+    this.list = accountsOf(mnemonic, count);
+    for (const account of this.list) this.keys.set(account.address.toLowerCase(), account.privateKey);
   }
 
   /** Lowercase addresses, in derivation order. */

@@ -14,9 +14,9 @@ const config = join(dist, 'sea-config.json');
 const output = join(dist, process.platform === 'win32' ? 'chain-mock-node.exe' : 'chain-mock-node');
 const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 
-run(process.execPath, [join(root, 'esbuild.mjs'), '--production']);
+run(process.execPath, [join(root, 'esbuild.mjs'), '--production', '--sea']);
 writeFileSync(config, JSON.stringify({
-  main: join(dist, 'mock-node.js'),
+  main: join(dist, 'mock-node-sea.js'),
   output: blob,
   disableExperimentalSEAWarning: true,
   useCodeCache: true,

@@ -22,8 +22,8 @@ export interface HttpOptions {
   exposure: ExposurePolicy;
   /** Per-profile limits (body size per profile); maxBodyBytes applies when absent. */
   limits?: ProfileLimitSet;
-  /** Routes served beside JSON-RPC on both servers (the x402 facilitator's). */
-  routes?: Router[];
+  /** Routes served beside JSON-RPC on both servers (the x402 facilitator's), made on first use (they load Express). */
+  routes?: () => readonly Router[];
 }
 
 /** The body limit of a profile's path. */
@@ -160,7 +160,7 @@ export function createExpressApp(services: NodeServices, http: HttpOptions): exp
       token: services.options.token.address,
     });
   });
-  for (const routes of http.routes ?? []) app.use(routes);
+  for (const routes of http.routes?.() ?? []) app.use(routes);
   app.use((req, res) => {
     res.status(404).json({ error: `no route for ${req.method} ${req.path}; JSON-RPC is POST / or POST /dedicated/<key>` });
   });
@@ -218,7 +218,7 @@ export function createRpcRouter(handle: RpcHandler, http: HttpOptions): Router {
     }
     next();
   });
-  for (const routes of http.routes ?? []) router.use(routes);
+  for (const routes of http.routes?.() ?? []) router.use(routes);
   router.post(/^\/(?:dedicated\/[^/]+\/?)?$/, bodyParser, (req, res) => {
     // req.path is not percent-decoded: profileForPath decodes the key itself, without throwing.
     const which = profileForPath(req.path, http.apiKey) ?? 'unauthorized';

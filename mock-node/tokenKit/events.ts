@@ -2,7 +2,9 @@
 import { Interface } from 'ethers/abi';
 import { STABLE_TOKEN_ABI, type TokenEventName } from './abi';
 
-const EVENTS = new Interface(STABLE_TOKEN_ABI.filter((fragment) => fragment.startsWith('event ')));
+let events: Interface | undefined;
+/** The token's events as an ethers Interface, parsed on first use (not when the module loads). */
+const eventsInterface = () => (events ??= new Interface(STABLE_TOKEN_ABI.filter((fragment) => fragment.startsWith('event '))));
 
 export interface DecodedTokenEvent {
   name: TokenEventName;
@@ -13,7 +15,7 @@ export interface DecodedTokenEvent {
 /** The token event a log holds; undefined when its topics and data are not one of the token's events. */
 export function decodeTokenEvent(log: { topics: readonly string[]; data: string }): DecodedTokenEvent | undefined {
   try {
-    const parsed = EVENTS.parseLog({ topics: [...log.topics], data: log.data });
+    const parsed = eventsInterface().parseLog({ topics: [...log.topics], data: log.data });
     if (!parsed) return undefined;
     return {
       name: parsed.name as TokenEventName,

@@ -10,7 +10,9 @@ import { splitSignature, STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../tokenKit'
 import { Reason, VALID_BEFORE_MARGIN_SECONDS, type VerifyResponse } from './wire/protocol';
 import type { PaymentRequest, TransferAuthorization } from './wire/requests';
 
-const token = new Interface(STABLE_TOKEN_ABI);
+let tokenInterface: Interface | undefined;
+/** The token's ABI, parsed on the first verify or settle (not at start-up). */
+const token = () => (tokenInterface ??= new Interface(STABLE_TOKEN_ABI));
 const TRANSFER_VRS = 'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)';
 const TRANSFER_BYTES = 'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)';
 
@@ -32,9 +34,9 @@ export interface TokenChain {
 export function transferWithAuthorizationData(authorization: TransferAuthorization, signature: string): string {
   const args = [authorization.from, authorization.to, authorization.value, authorization.validAfter, authorization.validBefore, authorization.nonce];
   const parts = splitSignature(signature);
-  if (!parts) return token.encodeFunctionData(TRANSFER_BYTES, [...args, signature]);
+  if (!parts) return token().encodeFunctionData(TRANSFER_BYTES, [...args, signature]);
   // The v byte goes to the token as signed: the token itself refuses 0/1 (it wants 27/28), as USDC does.
-  return token.encodeFunctionData(TRANSFER_VRS, [...args, parts.v, parts.r, parts.s]);
+  return token().encodeFunctionData(TRANSFER_VRS, [...args, parts.v, parts.r, parts.s]);
 }
 
 function recoversFrom(request: PaymentRequest, chainId: bigint): boolean {
@@ -55,10 +57,10 @@ function recoversFrom(request: PaymentRequest, chainId: bigint): boolean {
 
 /** A view function of the token, decoded; undefined when the call fails. */
 export async function readToken(chain: TokenChain, asset: string, fn: string, args: unknown[]): Promise<unknown> {
-  const outcome = await chain.call(asset, token.encodeFunctionData(fn, args));
+  const outcome = await chain.call(asset, token().encodeFunctionData(fn, args));
   if (!outcome.ok) return undefined;
   try {
-    return token.decodeFunctionResult(fn, outcome.data)[0];
+    return token().decodeFunctionResult(fn, outcome.data)[0];
   } catch {
     return undefined;
   }

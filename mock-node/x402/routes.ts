@@ -5,7 +5,7 @@
 // verify and settle meet the same web-page rules as JSON-RPC POSTs (requestGuards.ts): an Origin
 // that is not allowed is 403 and a body that is not application/json is 415, so a page cannot make
 // the node settle a payment; the Host rule is the server's, before any route.
-import express, { type Request, type Response, type Router } from 'express';
+import type { ErrorRequestHandler, Request, Response, Router } from 'express';
 import type { RpcHandler } from '../rpc/handler';
 import { CONTENT_TYPE_MESSAGE, isJsonContentType, originAllowed, originRefusal, sameKey, type ExposurePolicy } from '../rpc/requestGuards';
 import type { ProfileName } from '../rpc/methods/types';
@@ -31,6 +31,8 @@ function unreadable(operation: Operation, message: string): object {
 }
 
 export function createX402Router(facilitator: X402Facilitator, handle: RpcHandler, options: X402RouteOptions): Router {
+  // Express is loaded here, on the first request that is not a JSON-RPC POST, not at start-up.
+  const express = require('express') as typeof import('express');
   const router = express.Router();
   const readText = express.text({ type: () => true, limit: options.maxBodyBytes });
 
@@ -92,6 +94,6 @@ export function createX402Router(facilitator: X402Facilitator, handle: RpcHandle
     const operation: Operation = req.path.endsWith('/settle') ? 'settle' : 'verify';
     const tooLarge = (error as { status?: number }).status === 413;
     res.status(tooLarge ? 413 : 400).json(unreadable(operation, tooLarge ? `request body too large: limit ${options.maxBodyBytes} bytes` : 'could not read the request body'));
-  }) as express.ErrorRequestHandler);
+  }) as ErrorRequestHandler);
   return router;
 }

@@ -54,7 +54,11 @@ export const STABLE_TOKEN_CODE: Hex =
   '0x5f5ffd' + Buffer.from('chain-mock-node native FiatTokenV2_2-compatible token', 'utf8').toString('hex');
 
 const abi = AbiCoder.defaultAbiCoder();
-export const STABLE_TOKEN_INTERFACE = new Interface(STABLE_TOKEN_ABI as unknown as string[]);
+let tokenInterface: Interface | undefined;
+/** The token's ABI as an ethers Interface, parsed on first use (parsing it was a tenth of start-up). */
+export function stableTokenInterface(): Interface {
+  return (tokenInterface ??= new Interface(STABLE_TOKEN_ABI as unknown as string[]));
+}
 
 /** A revert with an Error(string) reason, or with empty data when `reason` is undefined. */
 class Revert extends Error {
@@ -500,7 +504,7 @@ const HANDLERS: Record<string, Handler> = {
 
 function buildDispatch(): Map<string, FunctionEntry> {
   const dispatch = new Map<string, FunctionEntry>();
-  STABLE_TOKEN_INTERFACE.forEachFunction((fragment) => {
+  stableTokenInterface().forEachFunction((fragment) => {
     const signature = fragment.format('sighash');
     const handler = HANDLERS[signature];
     if (!handler) throw new Error(`no handler for ${signature}`);
@@ -510,7 +514,9 @@ function buildDispatch(): Map<string, FunctionEntry> {
   return dispatch;
 }
 
-const DISPATCH = buildDispatch();
+let functionsBySelector: Map<string, FunctionEntry> | undefined;
+/** The functions by selector, built on the first call. */
+const DISPATCH = { get: (selector: string) => (functionsBySelector ??= buildDispatch()).get(selector) };
 
 export class StableToken implements NativeContract {
   readonly address: Hex;
@@ -557,7 +563,7 @@ export class StableToken implements NativeContract {
     if (ctx.value > 0n) return this.outcome(`${signature}|callvalue`, meter, proxyDynamic, new Revert());
     let args: Result;
     try {
-      args = STABLE_TOKEN_INTERFACE.decodeFunctionData(entry.fragment, ctx.data);
+      args = stableTokenInterface().decodeFunctionData(entry.fragment, ctx.data);
     } catch {
       return this.outcome(`${signature}|calldata`, meter, proxyDynamic, new Revert());
     }
@@ -565,7 +571,7 @@ export class StableToken implements NativeContract {
     try {
       const values = entry.handler(inv, args);
       // Functions that return nothing (the authorizations, transfers with memo) skip the ABI coder.
-      const returnData = entry.fragment.outputs.length === 0 ? '0x' : STABLE_TOKEN_INTERFACE.encodeFunctionResult(entry.fragment, values);
+      const returnData = entry.fragment.outputs.length === 0 ? '0x' : stableTokenInterface().encodeFunctionResult(entry.fragment, values);
       return { ok: true, returnData, ...this.gas(inv.path(), meter, proxyDynamic, true) };
     } catch (error) {
       if (!(error instanceof Revert)) throw error;

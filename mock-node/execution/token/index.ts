@@ -5,7 +5,7 @@ import type { TokenOptions } from '../../options';
 import { StableToken } from './contract';
 
 export { TokenState, readString, writeString } from './storage';
-export { StableToken, STABLE_TOKEN_CODE, STABLE_TOKEN_INTERFACE } from './contract';
+export { StableToken, STABLE_TOKEN_CODE, stableTokenInterface } from './contract';
 
 /**
  * The token as a native contract, deployed at `options.address` at genesis. `owner` (lowercase

@@ -17,7 +17,7 @@
 // A closed slow socket that still does not read is cut off after CLOSE_GRACE_MS, freeing its buffers.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Chain } from '../../chain/chain';
 import type { Logger } from '../../logger';
 import type { MockNodeOptions } from '../../options';
@@ -122,7 +122,7 @@ class Connection implements SubscriptionClient {
   }
 
   private queue(text: string, waiting: number): boolean {
-    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (this.closing || this.ws.readyState !== OPEN) return false;
     if (waiting > this.maxBuffered) {
       this.hooks.slow(this);
       return false;
@@ -144,7 +144,7 @@ class Connection implements SubscriptionClient {
     const batch = this.batch;
     this.batch = [];
     this.batchBytes = 0;
-    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.closing || this.ws.readyState !== OPEN) return;
     // One write for the whole batch instead of a write per frame.
     const socket = this.socket;
     socket?.cork?.();
@@ -159,9 +159,13 @@ class Connection implements SubscriptionClient {
   }
 }
 
+/** ws's readyState of an open socket. */
+const OPEN = 1;
+
 export class WebSocketGateway {
   readonly hub: SubscriptionHub;
-  private readonly wss: WebSocketServer;
+  /** Made on the first upgrade: ws is loaded then (dist/mock-node-ws.js beside the bundles), not at start-up. */
+  private wss: WebSocketServer | undefined;
   private readonly connections = new Set<Connection>();
   private closedSlow = 0;
   private closedOverCapacity = 0;
@@ -192,7 +196,6 @@ export class WebSocketGateway {
     this.http = http;
     this.logger = deps.logger;
     this.hub = new SubscriptionHub(chain, () => options.pendingIdentity);
-    this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: Math.max(http.maxBodyBytes, http.limits?.public.maxBodyBytes ?? 0, http.limits?.dedicated.maxBodyBytes ?? 0) });
     server.on('upgrade', this.onUpgrade);
   }
 
@@ -212,7 +215,7 @@ export class WebSocketGateway {
     for (const connection of this.connections) connection.ws.terminate();
     this.connections.clear();
     this.hub.dispose();
-    this.wss.close();
+    this.wss?.close();
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -227,7 +230,16 @@ export class WebSocketGateway {
     if (!originAllowed(origin, this.http.exposure)) return refuseUpgrade(socket, '403 Forbidden', originRefusal(origin!));
     if (profile === null) return refuseUpgrade(socket, '404 Not Found', 'no WebSocket endpoint here: use / or /dedicated/<key>');
     if (profile === 'unauthorized') return refuseUpgrade(socket, '401 Unauthorized', 'unauthorized: unknown key for the dedicated endpoint');
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, profile));
+    this.webSocketServer().handleUpgrade(req, socket, head, (ws) => this.accept(ws, profile));
+  }
+
+  private webSocketServer(): WebSocketServer {
+    if (this.wss) return this.wss;
+    const { WebSocketServer } = require('ws') as typeof import('ws');
+    const http = this.http;
+    const maxPayload = Math.max(http.maxBodyBytes, http.limits?.public.maxBodyBytes ?? 0, http.limits?.dedicated.maxBodyBytes ?? 0);
+    this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload });
+    return this.wss;
   }
 
   private accept(ws: WebSocket, profile: ProfileName): void {

@@ -13,7 +13,7 @@ import {
   permitNonceSlot,
   tokenDomainSeparator,
 } from '../../../mock-node/tokenKit/index';
-import { STABLE_TOKEN_INTERFACE, readString } from '../../../mock-node/execution/token/index';
+import { stableTokenInterface, readString } from '../../../mock-node/execution/token/index';
 import { intrinsicGas } from '../../../mock-node/execution/intrinsicGas';
 import {
   TokenHarness,
@@ -53,7 +53,7 @@ describe('token: constants and vectors', () => {
   });
 
   it('selectors of the ABI are USDC\'s', () => {
-    const sel = (sig: string) => STABLE_TOKEN_INTERFACE.getFunction(sig)!.selector;
+    const sel = (sig: string) => stableTokenInterface().getFunction(sig)!.selector;
     assert.equal(sel('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)'), SELECTORS.transferWithAuthorization);
     assert.equal(sel('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)'), SELECTORS.transferWithAuthorizationBytes);
     assert.equal(sel('receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)'), SELECTORS.receiveWithAuthorization);
@@ -153,7 +153,7 @@ describe('token: reads', () => {
       assert.equal(result.outcome.ok, false, data);
       assert.equal(result.outcome.ok ? '' : result.outcome.revertData, '0x');
     }
-    const withValue = h.raw(alice, STABLE_TOKEN_INTERFACE.encodeFunctionData('balanceOf', [alice]), 1n);
+    const withValue = h.raw(alice, stableTokenInterface().encodeFunctionData('balanceOf', [alice]), 1n);
     assert.equal(withValue.outcome.ok, false);
   });
 });
@@ -172,7 +172,7 @@ describe('token: ERC-20', () => {
     assert.equal(result.totalGas, 45_047n);
     // To a fresh holder: a zero-to-non-zero store (20,000) instead of a reset (2,900), the same calldata length.
     const fresh = h.send(alice, 'transfer', ['0x' + '12'.repeat(20), 1_500_000n]);
-    const calldata = (to: string) => intrinsicGas(STABLE_TOKEN_INTERFACE.encodeFunctionData('transfer', [to, 1_500_000n]), null);
+    const calldata = (to: string) => intrinsicGas(stableTokenInterface().encodeFunctionData('transfer', [to, 1_500_000n]), null);
     assert.equal(fresh.totalGas - result.totalGas - (calldata('0x' + '12'.repeat(20)) - calldata(bob)), 17_100n);
   });
 

@@ -8,7 +8,7 @@ import { initialWarmSet } from '../../../mock-node/execution/evmGas';
 import { intrinsicGas } from '../../../mock-node/execution/intrinsicGas';
 import type { BlockEnvironment, CallOutcome, ContractStorage, NativeLog } from '../../../mock-node/execution/nativeContract';
 import { TYPED_DATA_TYPES } from '../../../mock-node/tokenKit/index';
-import { createStableToken, STABLE_TOKEN_INTERFACE, type StableToken } from '../../../mock-node/execution/token/index';
+import { createStableToken, stableTokenInterface, type StableToken } from '../../../mock-node/execution/token/index';
 import type { AuthorizationMessage } from '../../../mock-node/tokenKit/index';
 
 export class MemoryStorage implements ContractStorage {
@@ -78,14 +78,14 @@ export class TokenHarness {
   }
 
   send(from: string, fn: string, args: unknown[] = []): CallResultForTest {
-    return this.raw(from, STABLE_TOKEN_INTERFACE.encodeFunctionData(fn, args));
+    return this.raw(from, stableTokenInterface().encodeFunctionData(fn, args));
   }
 
   /** Calls a view and returns its decoded first value. */
   view<T = unknown>(fn: string, args: unknown[] = []): T {
     const result = this.send(owner, fn, args);
     if (!result.outcome.ok) throw new Error(`view ${fn} reverted: ${result.reason}`);
-    return STABLE_TOKEN_INTERFACE.decodeFunctionResult(fn, result.outcome.returnData)[0] as T;
+    return stableTokenInterface().decodeFunctionResult(fn, result.outcome.returnData)[0] as T;
   }
 
   domain(): TypedDataDomain {
