@@ -4,8 +4,8 @@
 import { concat, encodeRlp, keccak256, toBeHex } from 'ethers';
 import { LogsBloom } from './bloom';
 import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from './header';
-import { hexToBytes, rlpQuantity, type Hex } from './hex';
-import { OrderedTrie } from './tries';
+import { bytesToHex, hexToBytes, rlpQuantity, type Hex } from './hex';
+import { OrderedTrieBuilder } from './tries';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord } from './types';
 import { EMPTY_TRIE_ROOT } from '../state/stateTrie';
 import type { StateLayer } from '../state/worldState';
@@ -31,8 +31,8 @@ export class BlockInProgress {
   readonly byHash = new Map<Hex, IncludedTransaction>();
   readonly logs: LogRecord[] = [];
   private readonly bloom = new LogsBloom();
-  private readonly txTrie = new OrderedTrie();
-  private readonly receiptTrie = new OrderedTrie();
+  private readonly txTrie = new OrderedTrieBuilder();
+  private readonly receiptTrie = new OrderedTrieBuilder();
   private transactionsRoot: Hex = EMPTY_TRIE_ROOT;
   private receiptsRoot: Hex = EMPTY_TRIE_ROOT;
   /** RLP bytes of the included transactions in the block body, kept as they are appended. */
@@ -68,10 +68,11 @@ export class BlockInProgress {
     }
     this.state = state;
     if (executed.length > 0) {
-      [this.transactionsRoot, this.receiptsRoot] = await Promise.all([
-        this.txTrie.append(executed.map((item) => item.tx.encoded)),
-        this.receiptTrie.append(executed.map((item) => encodeReceipt(item.tx.type, item.receipt))),
-      ]);
+      // Both roots once per flashblock, from all the block's items (earlier subtrees reused).
+      this.txTrie.append(executed.map((item) => hexToBytes(item.tx.encoded)));
+      this.receiptTrie.append(executed.map((item) => hexToBytes(encodeReceipt(item.tx.type, item.receipt))));
+      this.transactionsRoot = bytesToHex(this.txTrie.root());
+      this.receiptsRoot = bytesToHex(this.receiptTrie.root());
     }
   }
 
