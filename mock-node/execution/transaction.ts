@@ -1,14 +1,26 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
 import { getBytes, keccak256, Transaction } from 'ethers';
-import type { TransactionRecord } from '../chain/types';
+import type { AccessList, TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
+import { keccak256Bytes } from '../chain/keccak';
+import { decodeRlpBytes, isList, listHeader, RlpError, type RlpList, type RlpValue } from '../chain/rlp';
 import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
 import { recoverSigner } from './signatures';
 
 const SUPPORTED_TYPES = new Set([0, 1, 2]);
 
-/** Decodes raw signed bytes (0x-prefixed hex, checked by the caller); throws a ChainError that says what is wrong. */
+/**
+ * Decodes raw signed bytes (0x-prefixed hex, checked by the caller); throws a ChainError that says
+ * what is wrong. A well-formed transaction is read by the lean decoder below; anything it does not
+ * take goes through ethers, which names the problem (or reads the rare form the lean one leaves).
+ */
 export function decodeRawTransaction(raw: string): TransactionRecord {
+  const lean = decodeLean(raw.toLowerCase());
+  return lean ?? decodeWithEthers(raw);
+}
+
+/** Reads a transaction with ethers' Transaction parser: the reference, and the error messages. */
+export function decodeWithEthers(raw: string): TransactionRecord {
   let tx: Transaction;
   try {
     tx = Transaction.from(raw.toLowerCase());
@@ -29,6 +41,161 @@ export function decodeRawTransaction(raw: string): TransactionRecord {
   } catch (error) {
     throw undecodable(error);
   }
+}
+
+/** A field the lean decoder does not take: the transaction goes to ethers instead. */
+class NotLean extends Error {}
+
+const MAX_SAFE_NONCE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function bytes(value: RlpValue | undefined): Uint8Array {
+  if (value === undefined || isList(value)) throw new NotLean();
+  return value;
+}
+
+function toHex(value: Uint8Array): string {
+  return '0x' + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+}
+
+/** A canonical unsigned integer of at most 32 bytes. */
+function uint(value: RlpValue | undefined): bigint {
+  const b = bytes(value);
+  if (b.length === 0) return 0n;
+  if (b[0] === 0 || b.length > 32) throw new NotLean();
+  return BigInt(toHex(b));
+}
+
+function address(value: RlpValue | undefined): string | null {
+  const b = bytes(value);
+  if (b.length === 0) return null;
+  if (b.length !== 20) throw new NotLean();
+  return toHex(b);
+}
+
+function word32(value: Uint8Array): string {
+  const padded = new Uint8Array(32);
+  padded.set(value, 32 - value.length);
+  return toHex(padded);
+}
+
+function accessList(value: RlpValue | undefined): AccessList {
+  if (value === undefined || !isList(value)) throw new NotLean();
+  return value.items.map((entry) => {
+    if (!isList(entry) || entry.items.length !== 2) throw new NotLean();
+    const [target, keys] = entry.items;
+    const address_ = address(target);
+    if (address_ === null || !isList(keys)) throw new NotLean();
+    return {
+      address: address_,
+      storageKeys: keys.items.map((key) => {
+        const b = bytes(key);
+        if (b.length !== 32) throw new NotLean();
+        return toHex(b);
+      }),
+    };
+  });
+}
+
+/** rlp(items[0..count)) cut from the list's own bytes: the signing payload of a transaction. */
+function unsignedPayload(source: Uint8Array, list: RlpList, count: number, prefix: Uint8Array, suffix: Uint8Array = new Uint8Array()): Uint8Array {
+  const body = source.subarray(list.starts[0], list.ends[count - 1]);
+  const head = listHeader(body.length + suffix.length);
+  const out = new Uint8Array(prefix.length + head.length + body.length + suffix.length);
+  out.set(prefix, 0);
+  out.set(head, prefix.length);
+  out.set(body, prefix.length + head.length);
+  out.set(suffix, prefix.length + head.length + body.length);
+  return out;
+}
+
+function rlpUint(value: bigint): Uint8Array {
+  if (value === 0n) return Uint8Array.of(0x80);
+  let hex = value.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  const b = Buffer.from(hex, 'hex');
+  if (b.length === 1 && b[0] < 0x80) return Uint8Array.from(b);
+  return Uint8Array.from([0x80 + b.length, ...b]);
+}
+
+/**
+ * The lean decoder: the fields straight from the RLP, the hash from the raw bytes, the signing
+ * payload cut from them. Undefined for anything it does not read (then ethers does); a
+ * ChainError for what is wrong whichever decoder reads it (a tip above the fee cap, a signature
+ * that matches no key).
+ */
+export function decodeLean(raw: string): TransactionRecord | undefined {
+  const data = Buffer.from(raw.slice(2), 'hex');
+  if (data.length === 0 || data.length * 2 !== raw.length - 2) return undefined;
+  let fields: Omit<TransactionRecord, 'from'>;
+  let digest: Uint8Array;
+  try {
+    const type = data[0] >= 0xc0 ? 0 : data[0];
+    if (type !== 0 && type !== 1 && type !== 2) return undefined;
+    const body = type === 0 ? data : data.subarray(1);
+    const list = decodeRlpBytes(body);
+    if (!isList(list)) return undefined;
+    const f = list.items;
+    const common = { hash: toHex(keccak256Bytes(data)), type, encoded: raw };
+    if (type === 0) {
+      if (f.length !== 9) return undefined;
+      const v = uint(f[6]);
+      let chainId: bigint | null;
+      let yParity: number;
+      if (v === 27n || v === 28n) {
+        chainId = null;
+        yParity = Number(v - 27n);
+        digest = keccak256Bytes(unsignedPayload(body, list, 6, new Uint8Array()));
+      } else if (v >= 35n) {
+        chainId = (v - 35n) / 2n;
+        yParity = Number((v - 35n) % 2n);
+        const suffix = new Uint8Array([...rlpUint(chainId), 0x80, 0x80]);
+        digest = keccak256Bytes(unsignedPayload(body, list, 6, new Uint8Array(), suffix));
+      } else {
+        return undefined;
+      }
+      fields = {
+        ...common, chainId, nonce: uint(f[0]), gasPrice: uint(f[1]), gasLimit: uint(f[2]), to: address(f[3]), value: uint(f[4]),
+        input: toHex(bytes(f[5])), maxFeePerGas: null, maxPriorityFeePerGas: null, accessList: null, v, ...signature(f[7], f[8]), yParity,
+      };
+    } else {
+      const count = type === 1 ? 11 : 12;
+      if (f.length !== count) return undefined;
+      const parity = uint(f[count - 3]);
+      if (parity !== 0n && parity !== 1n) return undefined;
+      const fees = type === 1
+        ? { gasPrice: uint(f[2]), maxPriorityFeePerGas: null, maxFeePerGas: null }
+        : { gasPrice: null, maxPriorityFeePerGas: uint(f[2]), maxFeePerGas: uint(f[3]) };
+      const at = type === 1 ? 3 : 4;
+      fields = {
+        ...common, chainId: uint(f[0]), nonce: uint(f[1]), ...fees, gasLimit: uint(f[at]), to: address(f[at + 1]), value: uint(f[at + 2]),
+        input: toHex(bytes(f[at + 3])), accessList: accessList(f[at + 4]), v: parity, ...signature(f[count - 2], f[count - 1]), yParity: Number(parity),
+      };
+      digest = keccak256Bytes(unsignedPayload(body, list, count - 3, Uint8Array.of(type)));
+    }
+    if (fields.nonce > MAX_SAFE_NONCE) return undefined;
+  } catch (error) {
+    if (error instanceof NotLean || error instanceof RlpError) return undefined;
+    throw error;
+  }
+  if (fields.type === 2 && fields.maxPriorityFeePerGas! > fields.maxFeePerGas!) {
+    throw new ChainError({ kind: 'tip-above-fee-cap', maxPriorityFeePerGas: fields.maxPriorityFeePerGas!, maxFeePerGas: fields.maxFeePerGas! });
+  }
+  let from: string;
+  try {
+    from = recoverSigner(digest, getBytes(fields.r), getBytes(fields.s), fields.yParity);
+  } catch (error) {
+    throw undecodable(error);
+  }
+  return { ...fields, from };
+}
+
+/** r and s as 32-byte words; s with its top bit set is left to ethers (which refuses it). */
+function signature(r: RlpValue | undefined, s: RlpValue | undefined): { r: string; s: string } {
+  const rb = bytes(r);
+  const sb = bytes(s);
+  if (rb.length > 32 || sb.length > 32 || (rb.length > 0 && rb[0] === 0) || (sb.length > 0 && sb[0] === 0)) throw new NotLean();
+  if (sb.length === 32 && sb[0] >= 0x80) throw new NotLean();
+  return { r: word32(rb), s: word32(sb) };
 }
 
 function undecodable(error: unknown): ChainError {
