@@ -50,15 +50,23 @@ function originOf(headers: IncomingHttpHeaders): string | undefined {
   return Array.isArray(origin) ? origin[0] : origin;
 }
 
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 function send(res: ServerResponse, result: HandleResult, cors: Record<string, string>): void {
   if (result.hangup) {
     // An injected timeout: the request was held; now close the connection without an answer.
     res.socket?.destroy();
     return;
   }
-  const headers: Record<string, string> = { ...JSON_HEADERS, ...cors, ...result.headers };
   const body = result.body === undefined ? '' : JSON.stringify(result.body);
-  res.writeHead(result.status === 200 && result.body === undefined ? 204 : result.status, headers);
+  const status = result.status === 200 && result.body === undefined ? 204 : result.status;
+  if (cors === NO_HEADERS && !result.headers) {
+    // The common reply: two headers as a flat list, no header object to build or merge, and a
+    // Content-Length so the body is not chunked.
+    res.writeHead(status, ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))]);
+  } else {
+    res.writeHead(status, { ...JSON_HEADERS, ...cors, ...result.headers });
+  }
   res.end(body);
 }
 
@@ -88,25 +96,6 @@ export function parseBody(text: string): { ok: true; value: unknown } | { ok: fa
   } catch (error) {
     return { ok: false, result: { status: 200, body: errorResponse(null, ErrorCode.ParseError, `parse error: ${(error as Error).message}`) } };
   }
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        chunks.length = 0;
-        return;
-      }
-      if (!tooLarge) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 export async function answerRpc(handle: RpcHandler, profile: ProfileName | 'unauthorized', text: string | null, maxBodyBytes: number): Promise<HandleResult> {
@@ -167,30 +156,97 @@ export function createExpressApp(services: NodeServices, http: HttpOptions): exp
   return app;
 }
 
-/** The CLI's server: the JSON-RPC fast path on raw http, Express for the rest. */
+/** CORS headers for a request, or the shared empty set (the common case: no CORS configured). */
+function corsFor(headers: IncomingHttpHeaders, exposure: ExposurePolicy): Record<string, string> {
+  if (exposure.allowOrigins.length === 0) return NO_HEADERS;
+  const cors = corsHeaders(originOf(headers), exposure);
+  return Object.keys(cors).length === 0 ? NO_HEADERS : cors;
+}
+
+/**
+ * The guards' verdicts by Host and Content-Type header values: a client sends the same few values
+ * on every request, so each distinct pair is judged once (the verdict is a pure function of the
+ * headers and the node's fixed exposure). Requests with an Origin are judged every time.
+ */
+class GuardCache {
+  private readonly verdicts = new Map<string, HandleResult | null>();
+
+  constructor(private readonly exposure: ExposurePolicy) {}
+
+  check(headers: IncomingHttpHeaders): HandleResult | undefined {
+    if (headers.origin !== undefined) return guardRequest(headers, this.exposure, true);
+    const host = headers.host;
+    const type = headers['content-type'];
+    const key = `${host ?? '\u0000'}\u0001${type ?? '\u0000'}`;
+    let verdict = this.verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = guardRequest(headers, this.exposure, true) ?? null;
+      if (this.verdicts.size >= 256) this.verdicts.clear();
+      this.verdicts.set(key, verdict);
+    }
+    return verdict ?? undefined;
+  }
+}
+
+/** The profile of a JSON-RPC POST's path (`/` first, the common case), or null for any other request. */
+function rpcProfile(req: IncomingMessage, apiKey: string): ProfileName | 'unauthorized' | null {
+  if (req.method !== 'POST') return null;
+  const url = req.url ?? '/';
+  return url === '/' ? 'public' : profileForPath(url, apiKey);
+}
+
+/**
+ * The CLI's server: JSON-RPC POSTs on `/` and `/dedicated/<key>` are answered here, on Node's
+ * http server, with the same guards, body limits, profiles, rate limits and faults as always (the
+ * last two inside handle()); every other request goes to the Express app, which is only loaded
+ * when the first such request comes.
+ */
 export function createHttpServer(services: NodeServices, handle: RpcHandler, http: HttpOptions): Server {
   let app: express.Express | undefined;
+  const guards = new GuardCache(http.exposure);
   return createServer((req, res) => {
-    const profile = req.method === 'POST' ? profileForPath(req.url ?? '/', http.apiKey) : null;
+    const profile = rpcProfile(req, http.apiKey);
     if (profile === null) {
       app ??= createExpressApp(services, http);
       app(req, res);
       return;
     }
-    const cors = corsHeaders(originOf(req.headers), http.exposure);
-    const refused = guardRequest(req.headers, http.exposure, true);
+    const cors = corsFor(req.headers, http.exposure);
+    const refused = guards.check(req.headers);
     if (refused) {
       refuse(req, res, refused, cors);
       return;
     }
     const limit = bodyLimit(http, profile);
-    readBody(req, limit)
-      .then((text) => answerRpc(handle, profile, text, limit))
-      .then((result) => send(res, result, cors))
-      .catch(() => {
-        if (!res.headersSent) send(res, { status: 400, body: errorResponse(null, ErrorCode.InvalidRequest, 'could not read the request body') }, cors);
-      });
+    const failed = () => {
+      if (!res.headersSent) send(res, { status: 400, body: errorResponse(null, ErrorCode.InvalidRequest, 'could not read the request body') }, cors);
+    };
+    readBodyThen(req, limit, (text) => {
+      answerRpc(handle, profile, text, limit).then((result) => send(res, result, cors), failed);
+    }, failed);
   });
+}
+
+/** Reads a body up to `limit` bytes (null past it) without a promise per request. */
+function readBodyThen(req: IncomingMessage, limit: number, done: (text: string | null) => void, failed: () => void): void {
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      first = undefined;
+      more = undefined;
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
+  });
+  req.on('end', () => {
+    if (size > limit) done(null);
+    else done(more ? Buffer.concat(more).toString('utf8') : (first?.toString('utf8') ?? ''));
+  });
+  req.on('error', failed);
 }
 
 /** Answers a refused request without reading its body (the connection closes after the answer). */
