@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   console.log(`command: ${command}`);
   console.log(`machine: ${machine()}`);
   console.log(`anvil:   ${await anvilVersion(anvil)}`);
-  console.log(`load:    ${loadText()} (1/5/15-minute load average at the start: other work on the machine inflates every figure)`);
+  const loadAtStart = loadText();
+  console.log(`load:    ${loadAtStart} (1/5/15-minute load average at the start: other work on the machine inflates every figure)`);
   const rows: Row[] = [];
   for (const name of names) {
     const started = performance.now();
@@ -73,9 +74,17 @@ async function main(): Promise<void> {
     console.log(`  ${name}: ${produced.length} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     for (const row of produced) console.log(`    ${row.what}: ${fmt(row.mock.value, row.unit)}${row.anvil ? `, Anvil ${fmt(row.anvil.value, row.unit)}` : ''}`);
   }
-  console.log(`load:    ${loadText()} at the end`);
+  const loadAtEnd = loadText();
+  console.log(`load:    ${loadAtEnd} at the end`);
   console.log('');
   console.log(renderTable(rows));
+  // What the table was measured with, beside it (the README pastes table and these lines together).
+  const held = verdicts(rows).filter((v) => v.holds !== null);
+  console.log('');
+  console.log(`targets held: ${held.filter((v) => v.holds).length} of ${held.length}`);
+  console.log(`command: ${command}`);
+  console.log(`machine: ${machine()}`);
+  console.log(`load:    ${loadAtStart} at the start, ${loadAtEnd} at the end (1/5/15-minute load average)`);
   if (values.json) writeFileSync(values.json, JSON.stringify({ command, machine: machine(), anvil: !!anvil, rows: verdicts(rows) }, null, 2));
 }
 

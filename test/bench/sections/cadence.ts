@@ -40,6 +40,7 @@ export async function cadenceRows(config: BenchConfig): Promise<Row[]> {
         unit: 'ms',
         mock: { value: percentile(jitter, 99), cpu: `p50 ${percentile(jitter, 50).toFixed(1)} ms` },
         better: 'lower',
+        target: { text: '≤ 5 ms', holds: (row) => row.mock.value <= 5 },
       },
       {
         section: 'flashblocks',

@@ -14,6 +14,9 @@ const tokenTransfersPerSender = (config: BenchConfig) => size(config, 100, 10);
 interface NodeFigures {
   eth: Figure;
   token: Figure;
+  /** Node CPU per accepted transaction, µs. */
+  ethCpu: Figure;
+  tokenCpu: Figure;
   rss: Figure;
   reads: Map<string, { rps: Figure; cpu: Figure }>;
 }
@@ -28,10 +31,11 @@ const READS: [label: string, method: string, params: (sender: string) => unknown
   ['eth_getBlockReceipts latest', 'eth_getBlockReceipts', () => ['latest']],
 ];
 
-async function intake(node: BenchNode, streams: string[][]): Promise<Figure> {
+async function intake(node: BenchNode, streams: string[][]): Promise<{ rate: Figure; cpu: Figure }> {
   const count = streams.reduce((n, s) => n + s.length, 0);
   const { cpuMs, value } = await withCpu(node.pid, () => sendStreams(node.url, streams));
-  return { value: count / (value.wallMs / 1000), cpu: `${Math.round((cpuMs * 1000) / count)} µs CPU/tx` };
+  const perTx = (cpuMs * 1000) / count;
+  return { rate: { value: count / (value.wallMs / 1000), cpu: `${Math.round(perTx)} µs CPU/tx` }, cpu: { value: perTx } };
 }
 
 async function measureNode(config: BenchConfig, node: BenchNode, token: string): Promise<NodeFigures> {
@@ -58,7 +62,7 @@ async function measureNode(config: BenchConfig, node: BenchNode, token: string):
     if (result.errors > 0) throw new Error(`${node.kind} ${label}: ${result.errors} errors`);
     reads.set(label, { rps: { value: result.rps, cpu: `p50 ${result.p50.toFixed(2)} ms` }, cpu: { value: (cpuMs * 1000) / result.requests } });
   }
-  return { eth, token: tokens, rss, reads };
+  return { eth: eth.rate, token: tokens.rate, ethCpu: eth.cpu, tokenCpu: tokens.cpu, rss, reads };
 }
 
 export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
@@ -87,6 +91,7 @@ export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
   const eth = ethTransfersPerSender(config) * SENDERS;
   const tokens = tokenTransfersPerSender(config) * SENDERS;
   const higher = (need: number) => (row: Row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value >= need * row.anvil.value : undefined);
+  const atMostAnvil = (row: Row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value <= row.anvil.value : undefined);
   const rows: Row[] = [
     {
       section: 'intake',
@@ -108,6 +113,24 @@ export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
       note: 'Anvil: an ERC-20 in its EVM',
     },
     {
+      section: 'intake',
+      what: 'node CPU per accepted ETH transfer (/proc)',
+      unit: 'µs',
+      mock: mock.ethCpu,
+      anvil: anvil?.ethCpu ?? NOT_INSTALLED,
+      better: 'lower',
+      target: { text: '≤ 1.0× Anvil', holds: atMostAnvil },
+    },
+    {
+      section: 'intake',
+      what: 'node CPU per accepted token transfer (/proc)',
+      unit: 'µs',
+      mock: mock.tokenCpu,
+      anvil: anvil?.tokenCpu ?? NOT_INSTALLED,
+      better: 'lower',
+      target: { text: '≤ 1.0× Anvil', holds: atMostAnvil },
+    },
+    {
       section: 'memory',
       what: `RSS after those ${(eth + tokens).toLocaleString('en-US')} transactions`,
       unit: 'MiB',
@@ -125,6 +148,7 @@ export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
       mock: mock.reads.get(label)!.rps,
       anvil: anvil?.reads.get(label)!.rps ?? NOT_INSTALLED,
       better: 'higher',
+      target: { text: '≥ 1.0× Anvil', holds: higher(1) },
     });
     rows.push({
       section: 'reads',
@@ -133,6 +157,7 @@ export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
       mock: mock.reads.get(label)!.cpu,
       anvil: anvil?.reads.get(label)!.cpu ?? NOT_INSTALLED,
       better: 'lower',
+      target: { text: '≤ Anvil', holds: atMostAnvil },
     });
   }
   return rows;
