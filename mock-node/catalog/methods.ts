@@ -28,6 +28,8 @@ export interface MethodSpec {
   control?: boolean;
   /** Served over a WebSocket only. */
   transport?: 'websocket';
+  /** Another name of this method (Anvil's or Hardhat's): the node answers it with `aliasOf`'s implementation. */
+  aliasOf?: string;
 }
 
 const SEED_BLOCK_DOC = 'Block number in hex, or `latest`, `pending`, `safe`, `finalized`, `earliest`';
@@ -62,7 +64,7 @@ export const TRANSACTION_FIELDS: { name: string; kind: ParamKind; doc: string }[
   { name: 'accessList', kind: 'any', doc: 'EIP-2930 access list.' },
 ];
 
-export const METHOD_CATALOG: readonly MethodSpec[] = [
+const PRIMARY_METHODS: readonly MethodSpec[] = [
   // The seed's five reads.
   {
     name: 'eth_getBlockByNumber', seed: true,
@@ -218,10 +220,48 @@ export const METHOD_CATALOG: readonly MethodSpec[] = [
   control(none('mock_getFaults', 'The injected fault rules in force.', 'Fault rules.')),
   control(none('mock_dumpState', 'Writes the state file now (--state).', 'The file written.')),
   { control: true, name: 'mock_loadState', summary: 'Loads a state file.', params: [p('file', 'any', 'State file')], result: 'true' },
+  // The pool (geth's txpool namespace, as Anvil answers it) and mining controls (Anvil's names).
+  none('txpool_status', 'How many transactions wait in the pool: `pending` (pre-confirmed in the pending block, or next in nonce order) and `queued` (behind a nonce gap).', '{ pending, queued } (hex counts).'),
+  none('txpool_content', 'The transactions in the pool, by sender and nonce, split as txpool_status counts them.', '{ pending: { address: { nonce: transaction } }, queued: {…} }'),
+  none('txpool_inspect', 'A one-line summary of each transaction in the pool: `to: value wei + gas gas × price wei`.', '{ pending: { address: { nonce: summary } }, queued: {…} }'),
+  { control: true, name: 'anvil_dropTransaction', summary: 'Removes a transaction from the pool (queued, or pre-confirmed: the pending block is built again without it).', params: [p('hash', 'hash', 'Transaction hash')], result: 'The hash removed, or null when it was not in the pool.' },
+  control(none('anvil_dropAllTransactions', 'Removes every transaction from the pool (queued and pre-confirmed).', 'null')),
+  {
+    control: true, name: 'anvil_mine', summary: 'Mines `count` blocks (default 1); with `interval`, the clock moves that many seconds forward before each block.',
+    params: [p('count', 'integer', 'Blocks to mine (1 to 10,000; 0 mines none)', false), p('interval', 'integer', 'Seconds between the blocks\' timestamps', false)],
+    result: 'null',
+  },
+  { control: true, name: 'evm_setAutomine', summary: 'Automine on: each accepted transaction seals its own block at once (timers stop). Off: blocks seal only on evm_mine / anvil_mine (or by interval mining, if it is on).', params: [p('enabled', 'boolean', 'true for automine')], result: 'null' },
+  control(none('anvil_getAutomine', 'Whether automine is on.', 'Boolean.')),
+  { control: true, name: 'evm_setIntervalMining', summary: 'Interval mining: a block seals every `seconds` (flashblocks keep their cadence inside it); 0 turns mining off (only evm_mine / anvil_mine seal).', params: [p('seconds', 'integer', 'Seconds between blocks (Anvil\'s unit; Hardhat takes milliseconds)')], result: 'null' },
+  { control: true, name: 'anvil_setNextBlockBaseFeePerGas', summary: 'The base fee of the block being built (the pending block is built again with it); later blocks follow the EIP-1559 rule from it.', params: [p('baseFee', 'integer', 'Wei')], result: 'null' },
+  { control: true, name: 'evm_setBlockGasLimit', summary: 'The gas limit of the block being built (built again) and of the next blocks.', params: [p('gasLimit', 'integer', 'Gas (21,000 to 2^63 - 1)')], result: 'true' },
+  { control: true, name: 'anvil_setCoinbase', summary: 'The block\'s `miner` (where tips go), for the block being built (built again) and the next ones.', params: [p('address', 'address', 'Coinbase')], result: 'null' },
+  { control: true, name: 'anvil_reset', summary: 'Back to genesis: blocks, pool, snapshots, clock offsets and the gas limit, coinbase and base fee settings are dropped (the mining mode stays). Forking is not supported (offline node).', params: [p('options', 'any', 'Absent or null (forking is refused: the node is offline)', false)], result: 'null' },
   // Over a WebSocket only (the gateway answers them; over HTTP they are -32601).
   { name: 'eth_subscribe', transport: 'websocket', summary: 'Subscribes to newHeads, logs, newPendingTransactions and the flashblock streams.', params: [p('kind', 'any', 'Subscription kind'), p('options', 'any', 'Filter or flag of the kind', false)], result: 'Subscription id.' },
   { name: 'eth_unsubscribe', transport: 'websocket', summary: 'Ends a subscription of this connection.', params: [p('id', 'any', 'Subscription id')], result: 'Boolean.' },
 ];
+
+/** A second name for a method: the same params and answer, another summary line. */
+function alias(name: string, of: string, control = true): MethodSpec {
+  const target = PRIMARY_METHODS.find((spec) => spec.name === of);
+  if (!target) throw new Error(`alias ${name}: no method ${of}`);
+  return { ...target, name, aliasOf: of, control, summary: `${target.summary} Same as \`${of}\`.` };
+}
+
+/** Anvil's and Hardhat's other names for methods above. */
+const ALIASES: readonly MethodSpec[] = [
+  alias('hardhat_mine', 'anvil_mine'),
+  alias('anvil_setAutomine', 'evm_setAutomine'),
+  alias('hardhat_getAutomine', 'anvil_getAutomine'),
+  alias('anvil_setIntervalMining', 'evm_setIntervalMining'),
+  alias('hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'),
+  alias('hardhat_setCoinbase', 'anvil_setCoinbase'),
+  alias('hardhat_reset', 'anvil_reset'),
+];
+
+export const METHOD_CATALOG: readonly MethodSpec[] = [...PRIMARY_METHODS, ...ALIASES];
 
 export const CATALOG: ReadonlyMap<string, MethodSpec> = new Map(METHOD_CATALOG.map((m) => [m.name, m]));
 

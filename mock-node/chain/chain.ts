@@ -38,6 +38,13 @@ export interface ChainEvents {
   pendingDropped: [pending: BlockRecord];
 }
 
+/**
+ * How blocks seal (Anvil's mining modes). `interval`: every `blockMs`, with flashblocks inside;
+ * `automine`: each accepted transaction seals its own block at once; `none`: only evm_mine /
+ * anvil_mine seal (flashblocks still run on their timer when the node started in auto mode).
+ */
+export type MiningMode = { kind: 'interval'; blockMs: number } | { kind: 'automine' } | { kind: 'none' };
+
 export interface GenesisAlloc {
   accounts: Map<Hex, AccountRecord>;
   storage: Map<Hex, Map<bigint, bigint>>;
@@ -73,7 +80,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
-  private readonly perBlock: number;
+  private timersOn = false;
+  private timerGeneration = 0;
+  private perBlock: number;
+  private mining: MiningMode;
+  /** evm_setBlockGasLimit, anvil_setCoinbase, anvil_setNextBlockBaseFeePerGas: what the next blocks get. */
+  private gasLimit: bigint;
+  private coinbase: Hex = DEFAULT_COINBASE;
+  private nextBaseFee: bigint | undefined;
+  private initialClock = this.clock.save();
 
   private constructor(
     readonly options: MockNodeOptions,
@@ -83,6 +98,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   ) {
     super();
     this.perBlock = flashblocksPerBlock(options);
+    this.mining = options.auto ? { kind: 'interval', blockMs: options.blockTimeMs } : { kind: 'none' };
+    this.gasLimit = options.gasLimit;
   }
 
   static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc, logger: Logger): Promise<Chain> {
@@ -124,9 +141,23 @@ export class Chain extends EventEmitter<ChainEvents> {
     return BigInt(this.blocks.length - 1);
   }
 
-  /** Flashblocks per block in auto mode. */
+  /** Flashblocks per block in interval mining. */
   get flashblocksPerBlock(): number {
     return this.perBlock;
+  }
+
+  get miningMode(): MiningMode {
+    return this.mining;
+  }
+
+  /** The gas limit of the block being built (and of the next ones, until evm_setBlockGasLimit). */
+  get blockGasLimit(): bigint {
+    return this.gasLimit;
+  }
+
+  /** The pool: transactions pre-confirmed in the pending block, then those still queued. */
+  pool(): { preconfirmed: TransactionRecord[]; queued: TransactionRecord[] } {
+    return { preconfirmed: this.pendingSnapshot.transactions.map((item) => item.tx), queued: this.queue.list() };
   }
 
   blockByNumber(number: bigint): BlockRecord | undefined {
@@ -198,7 +229,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Validates and queues a signed transaction; it runs in the next flashblock. */
   submit(tx: TransactionRecord): Hex {
-    validateStatic(tx, this.options.chainId, this.options.gasLimit);
+    validateStatic(tx, this.options.chainId, this.gasLimit);
     if (this.queue.has(tx.hash) || this.findTransaction(tx.hash)) throw new ChainError({ kind: 'already-known' });
     const state = this.pendingSnapshot.state;
     const account = state.account(tx.from);
@@ -227,6 +258,13 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.queue.add(tx);
     this.emit('pendingTransaction', tx);
     return tx.hash;
+  }
+
+  /** submit(), then with automine on, seals the transaction's block before answering. */
+  async accept(tx: TransactionRecord): Promise<Hex> {
+    const hash = this.submit(tx);
+    if (this.mining.kind === 'automine') await this.exclusive(() => this.automine());
+    return hash;
   }
 
   /** Resolves once the transaction is pre-confirmed (in a flashblock); rejects on timeout or drop. */
@@ -261,12 +299,21 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.exclusive(() => this.flashblock());
   }
 
-  /** Seals `count` blocks (the first with everything queued, at `timestamp` when given), as evm_mine does. */
-  mine(count = 1, timestamp?: bigint): Promise<BlockRecord> {
+  /**
+   * Seals `count` blocks (the first with everything queued, at `timestamp` when given), as evm_mine
+   * does; with `intervalSeconds` (anvil_mine) the clock moves that far forward before each block.
+   */
+  mine(count = 1, timestamp?: bigint, intervalSeconds?: bigint): Promise<BlockRecord> {
     return this.exclusive(async () => {
       if (timestamp !== undefined) this.checkNextTimestamp(timestamp);
+      if (intervalSeconds !== undefined) {
+        const now = this.clock.now();
+        const total = intervalSeconds * BigInt(count);
+        if (now + total > MAX_TIMESTAMP) throw new ChainError({ kind: 'clock-overflow', now, seconds: total });
+      }
       let last = this.latest;
       for (let i = 0; i < count; i++) {
+        if (intervalSeconds !== undefined) this.clock.increase(intervalSeconds);
         if (timestamp !== undefined && i === 0) this.clock.setNextTimestamp(timestamp);
         await this.flashblock();
         last = await this.seal();
@@ -332,10 +379,118 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (timestamp <= latest) throw new ChainError({ kind: 'timestamp-not-after-latest', timestamp, latest });
   }
 
-  /** Starts the flashblock and block timers (auto mode). */
+  /** Starts the timers the mining mode needs (flashblocks, and blocks in interval mining). */
   startTimers(): void {
-    if (!this.options.auto || this.timer) return;
-    const interval = this.options.flashblockMs;
+    this.timersOn = true;
+    this.restartTimer();
+  }
+
+  stopTimers(): void {
+    this.timersOn = false;
+    this.clearTimer();
+  }
+
+  /**
+   * evm_setAutomine / evm_setIntervalMining: changes how blocks seal. Turning automine on seals
+   * what is pending and queued at once.
+   */
+  setMiningMode(mode: MiningMode): Promise<void> {
+    return this.exclusive(async () => {
+      this.mining = mode;
+      if (mode.kind === 'interval') this.perBlock = flashblocksPerBlock({ blockTimeMs: mode.blockMs, flashblockMs: this.flashblockInterval(mode.blockMs) });
+      this.restartTimer();
+      if (mode.kind === 'automine') await this.automine();
+    });
+  }
+
+  /** evm_setBlockGasLimit: the pending block is built again under the new limit, and so are the next ones. */
+  setBlockGasLimit(gasLimit: bigint): Promise<void> {
+    return this.exclusive(async () => {
+      this.gasLimit = gasLimit;
+      await this.rebuildPending();
+    });
+  }
+
+  /** anvil_setCoinbase: the pending block (built again) and the next ones pay their tips to `coinbase`. */
+  setCoinbase(coinbase: Hex): Promise<void> {
+    return this.exclusive(async () => {
+      this.coinbase = coinbase;
+      await this.rebuildPending();
+    });
+  }
+
+  /** anvil_setNextBlockBaseFeePerGas: the pending block (built again) gets this base fee; later ones follow the rule from it. */
+  setNextBlockBaseFee(baseFee: bigint): Promise<void> {
+    return this.exclusive(async () => {
+      this.nextBaseFee = baseFee;
+      await this.rebuildPending();
+    });
+  }
+
+  /**
+   * anvil_dropTransaction / anvil_dropAllTransactions: removes matching transactions from the pool
+   * (queued, or pre-confirmed in the pending block, which is then built again without them).
+   * Answers the hashes removed.
+   */
+  dropTransactions(match: (tx: TransactionRecord) => boolean): Promise<Hex[]> {
+    return this.exclusive(async () => {
+      const dropped: Hex[] = [];
+      for (const tx of this.queue.list()) {
+        if (!match(tx)) continue;
+        this.queue.remove(tx);
+        dropped.push(tx.hash);
+      }
+      const included = this.building.included.map((item) => item.tx);
+      if (included.some(match)) {
+        for (const tx of included) if (match(tx)) dropped.push(tx.hash);
+        await this.rebuildPending(included.filter((tx) => !match(tx)));
+      }
+      for (const hash of dropped) this.rejectWaiters(hash, new ChainError({ kind: 'transaction-dropped', reason: 'removed from the pool' }));
+      return dropped;
+    });
+  }
+
+  /**
+   * anvil_reset (no fork): back to genesis. Every block above it, the pending block, the queue,
+   * snapshots, clock offsets and the gas limit, coinbase and base fee settings are dropped; the
+   * mining mode stays.
+   */
+  reset(): Promise<void> {
+    return this.exclusive(async () => {
+      const dropped = [...(await this.rewindTo(0n)), ...this.queue.clear()];
+      for (const tx of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason: 'removed from the pool' }));
+      this.snapshots.clear();
+      this.systemChanges.clear();
+      this.clock.restore(this.initialClock);
+      this.gasLimit = this.options.gasLimit;
+      this.coinbase = DEFAULT_COINBASE;
+      this.nextBaseFee = undefined;
+      await this.startBlock();
+    });
+  }
+
+  /** Flashblock interval inside a block of `blockMs` (one flashblock per block when flashblocks are off). */
+  private flashblockInterval(blockMs: number): number {
+    return this.options.flashblockMs > 0 ? Math.min(this.options.flashblockMs, blockMs) : blockMs;
+  }
+
+  private timerInterval(): number | undefined {
+    if (this.mining.kind === 'interval') return this.flashblockInterval(this.mining.blockMs);
+    if (this.mining.kind === 'none' && this.options.auto) return this.options.flashblockMs;
+    return undefined;
+  }
+
+  private clearTimer(): void {
+    this.timerGeneration++;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private restartTimer(): void {
+    this.clearTimer();
+    const interval = this.timerInterval();
+    if (!this.timersOn || interval === undefined) return;
+    const generation = this.timerGeneration;
     const started = Date.now();
     let ticks = 0;
     const schedule = () => {
@@ -345,6 +500,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.timer.unref();
     };
     const onTick = () => {
+      if (generation !== this.timerGeneration) return;
       schedule();
       if (this.ticking) return; // a slow tick is skipped, never queued up
       this.ticking = true;
@@ -355,11 +511,6 @@ export class Chain extends EventEmitter<ChainEvents> {
         });
     };
     schedule();
-  }
-
-  stopTimers(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   // ---- snapshots (evm_snapshot / evm_revert) ----------------------------------------------
@@ -421,12 +572,12 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   private async startBlock(replay: SystemChange[] = []): Promise<void> {
     const parent = this.latest;
-    const baseFee = nextBaseFee(
+    const baseFee = this.nextBaseFee ?? nextBaseFee(
       { baseFeePerGas: parent.header.baseFeePerGas, gasUsed: parent.header.gasUsed, gasLimit: parent.header.gasLimit },
       { elasticity: this.options.baseFeeElasticity, denominator: this.options.baseFeeDenominator, minBaseFee: this.options.minBaseFee },
     );
     this.building = new BlockInProgress(
-      { number: parent.header.number + 1n, parent, gasLimit: this.options.gasLimit, baseFeePerGas: baseFee, coinbase: DEFAULT_COINBASE, extraData: this.extraData() },
+      { number: parent.header.number + 1n, parent, gasLimit: this.gasLimit, baseFeePerGas: baseFee, coinbase: this.coinbase, extraData: this.extraData() },
       this.clock.stampFor(parent.header.timestamp),
     );
     if (replay.length > 0) await this.replaySystemChanges(replay);
@@ -490,6 +641,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       const pendingTxs = this.building.included.map((item) => item.tx);
       const queued = this.queue.clear();
       const clock = this.clock.save();
+      const nextBaseFeeSetting = this.nextBaseFee;
+      this.nextBaseFee = undefined;
       await this.rewindTo(base);
       const added: BlockRecord[] = [];
       for (let i = 0; i < old.length; i++) {
@@ -504,6 +657,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         added.push(sealed);
       }
       this.clock.restore(clock);
+      this.nextBaseFee = nextBaseFeeSetting;
       for (const tx of [...plan.returned, ...pendingTxs, ...queued]) if (!this.queue.has(tx.hash)) this.queue.add(tx);
       await this.startBlock(pendingReplay);
       return { removed: old, added, returned: plan.returned };
@@ -533,7 +687,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   // ---- internals ---------------------------------------------------------------------------
 
   private async tick(): Promise<void> {
-    if (this.building.flashblockIndex >= this.perBlock - 1) {
+    if (this.mining.kind === 'interval' && this.building.flashblockIndex >= this.perBlock - 1) {
       await this.seal();
     } else {
       await this.flashblock();
@@ -591,6 +745,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.clock.consumeNextTimestamp(block.timestamp);
     const sealed = block.snapshot(true);
     this.addSealed(sealed);
+    this.nextBaseFee = undefined;
     this.emit('block', sealed);
     await this.startBlock();
     return sealed;
@@ -607,9 +762,31 @@ export class Chain extends EventEmitter<ChainEvents> {
    * (j+1)/N of the gas limit in auto mode, so a burst spreads over the block; manual mode has no cap.
    */
   private flashblockGasCap(index: number): bigint {
-    if (!this.options.auto) return this.options.gasLimit;
+    const gasLimit = this.building.params.gasLimit;
+    if (this.mining.kind !== 'interval') return gasLimit;
     const share = BigInt(Math.min(index + 1, this.perBlock));
-    return (this.options.gasLimit * share) / BigInt(this.perBlock);
+    return (gasLimit * share) / BigInt(this.perBlock);
+  }
+
+  /** Automine: executes what is queued and seals it as a block of its own (nothing to seal: nothing happens). */
+  private async automine(): Promise<void> {
+    if (this.mining.kind !== 'automine') return;
+    if (this.queue.size > 0) await this.flashblock();
+    if (this.building.included.length > 0) await this.seal();
+  }
+
+  /**
+   * Drops the pending block and builds it again over the same parent: `keep` (by default its
+   * transactions) first, then the queue; the block's system changes are replayed. A step of a change.
+   */
+  private async rebuildPending(keep: TransactionRecord[] = this.building.included.map((item) => item.tx)): Promise<void> {
+    const number = this.building.number;
+    const replay = this.systemChanges.get(number) ?? [];
+    this.systemChanges.delete(number);
+    const queued = this.queue.clear();
+    this.emit('pendingDropped', this.pendingSnapshot);
+    for (const tx of [...keep, ...queued]) this.queue.add(tx);
+    await this.startBlock(replay);
   }
 
   /** OP Stack (Holocene) extraData: version 0, then the EIP-1559 denominator and elasticity as uint32. */

@@ -1,7 +1,7 @@
 // The node's dispatch, built from the method catalog and the method tables: each catalog entry
 // gets exactly one implementation, each implementation must have an entry (methods served over a
-// WebSocket only have none here: the gateway answers them). Any disagreement stops the node from
-// starting, with every problem named.
+// WebSocket only have none here: the gateway answers them; an alias is answered by the method it
+// names). Any disagreement stops the node from starting, with every problem named.
 import { CATALOG, type MethodSpec } from '../catalog/index';
 import type { MethodHandler, MethodTable } from './methods/types';
 
@@ -30,6 +30,14 @@ export function buildDispatch(tables: readonly MethodTable[], catalog: ReadonlyM
   }
   const dispatch = new Map<string, DispatchEntry>();
   for (const spec of catalog.values()) {
+    if (spec.aliasOf !== undefined) {
+      // Another name: answered by the implementation of the method it names, never by its own.
+      if (implementations.has(spec.name)) problems.push(`${spec.name} is an alias of ${spec.aliasOf} but has an implementation of its own`);
+      const handler = implementations.get(spec.aliasOf);
+      if (!handler) problems.push(`${spec.name} is an alias of ${spec.aliasOf}, which has no implementation`);
+      dispatch.set(spec.name, { spec, handler });
+      continue;
+    }
     const handler = implementations.get(spec.name);
     if (spec.transport === 'websocket') {
       if (handler) problems.push(`${spec.name} is served over a WebSocket only but has an HTTP implementation`);

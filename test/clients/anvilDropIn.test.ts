@@ -231,6 +231,127 @@ export const DROP_IN_CASES: DropInCase[] = [
       };
     },
   },
+  {
+    name: 'the pool: txpool_status, txpool_content, txpool_inspect, anvil_dropTransaction, anvil_dropAllTransactions (viem test client, mining off)',
+    async run(target) {
+      const { test, public: client } = clients(target);
+      await test.setAutomine(false);
+      await test.setIntervalMining({ interval: 0 });
+      const automine = await test.getAutomine();
+      const sender = target.accounts[3].address;
+      const first = await sendTransfer(target, 3, 1, 1n);
+      const second = await sendTransfer(target, 3, 1, 2n);
+      const nonce = await client.getTransactionCount({ address: sender });
+      const gapped = await target.call('eth_sendTransaction', [{ from: sender, to: target.accounts[1].address, value: '0x5', nonce: `0x${(nonce + 5).toString(16)}` }]);
+      // The mock pre-confirms the first two in its flashblocks; they are still in the pool until sealed.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const status = await test.getTxpoolStatus();
+      const content = await test.getTxpoolContent();
+      const inspect = await test.inspectTxpool();
+      const shape = (part: Record<string, Record<string, any>>) => Object.fromEntries(Object.entries(part).map(([from, byNonce]) => [from, Object.entries(byNonce).map(([n, tx]) => ({
+        n: Number(n) - nonce, hash: [first, second, gapped].indexOf(tx.hash), from: tx.from, to: tx.to, blockHash: tx.blockHash, blockNumber: tx.blockNumber, transactionIndex: tx.transactionIndex,
+      }))]));
+      const lines = (part: Record<string, Record<string, string>>) => Object.values(part).flatMap((byNonce) => Object.values(byNonce).map((line) => line.replace(/× \d+ wei/, '× <price> wei')));
+      const droppedSecond = await test.dropTransaction({ hash: second });
+      const again = await target.call('anvil_dropTransaction', [second]);
+      const afterDrop = await test.getTxpoolStatus();
+      await target.call('anvil_dropAllTransactions');
+      const afterAll = await test.getTxpoolStatus();
+      await test.mine({ blocks: 1 });
+      const block = await client.getBlock({ blockTag: 'latest' });
+      return {
+        same: {
+          automine, status, pending: shape(content.pending as any), queued: shape(content.queued as any),
+          inspect: { pending: lines(inspect.pending as any), queued: lines(inspect.queued as any) },
+          droppedSecond: droppedSecond === undefined ? 'void' : droppedSecond, again, afterDrop, afterAll, sealedAfterDropAll: block.transactions.length,
+        },
+      };
+    },
+  },
+  {
+    name: 'anvil_mine(count, interval) and hardhat_mine: blocks and timestamps',
+    setup: MANUAL,
+    async run(target) {
+      const { test, public: client } = clients(target);
+      const start = await client.getBlockNumber();
+      await test.mine({ blocks: 3, interval: 10 });
+      await target.call('hardhat_mine', ['0x2']);
+      await target.call('anvil_mine', []);
+      await target.call('anvil_mine', ['0x0']);
+      const head = await client.getBlockNumber();
+      const stamps: bigint[] = [];
+      for (let n = start + 1n; n <= start + 3n; n++) stamps.push((await client.getBlock({ blockNumber: n })).timestamp);
+      const gaps = stamps.slice(1).map((t, i) => t - stamps[i] === 10n || t - stamps[i] === 11n);
+      return { same: { mined: Number(head - start), gaps } };
+    },
+  },
+  {
+    name: 'automine: each transaction seals its own block; anvil_getAutomine / hardhat_getAutomine',
+    async run(target) {
+      const { test, public: client } = clients(target);
+      await test.setAutomine(true);
+      const on = [await test.getAutomine(), await target.call('anvil_getAutomine'), await target.call('hardhat_getAutomine')];
+      const before = await client.getBlockNumber();
+      const a = await sendTransfer(target, 2, 1, 3n);
+      const ra = await client.waitForTransactionReceipt({ hash: a, pollingInterval: 20 });
+      const b = await sendTransfer(target, 2, 1, 4n);
+      const rb = await client.waitForTransactionReceipt({ hash: b, pollingInterval: 20 });
+      const blockA = await client.getBlock({ blockNumber: ra.blockNumber });
+      await test.setAutomine(false);
+      const off = await test.getAutomine();
+      return { same: { on, blocks: [Number(ra.blockNumber - before), Number(rb.blockNumber - before)], inA: blockA.transactions.length, off } };
+    },
+  },
+  {
+    name: 'evm_setIntervalMining: blocks seal on their own every N s; 0 stops them',
+    setup: MANUAL,
+    async run(target) {
+      const { test, public: client } = clients(target);
+      const start = await client.getBlockNumber();
+      await test.setIntervalMining({ interval: 1 });
+      await waitUntil('two blocks sealed by the interval', async () => (await client.getBlockNumber()) >= start + 2n, 15_000, 50);
+      await test.setIntervalMining({ interval: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const stopped = await client.getBlockNumber();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return { same: { stillStopped: (await client.getBlockNumber()) === stopped, automine: await test.getAutomine() } };
+    },
+  },
+  ...(['anvil', 'hardhat'] as const).map((mode): DropInCase => ({
+    name: `viem test client in ${mode} mode: next block's base fee, block gas limit, coinbase, then reset`,
+    setup: MANUAL,
+    async run(target) {
+      const { test, public: client } = clients(target, mode);
+      await test.setAutomine(false);
+      const coinbase = target.accounts[7].address;
+      await test.setNextBlockBaseFeePerGas({ baseFeePerGas: 123_456_789n });
+      const gasLimitSet = await target.call('evm_setBlockGasLimit', ['0x1c9c381']);
+      await test.setCoinbase({ address: coinbase });
+      const hash = await sendTransfer(target, 5, 6, 9n);
+      await test.mine({ blocks: 1 });
+      const block = await client.getBlock({ blockTag: 'latest' });
+      await test.mine({ blocks: 1 });
+      const next = await client.getBlock({ blockTag: 'latest' });
+      const receipt = await client.getTransactionReceipt({ hash });
+      // viem's reset() sends {forking: {blockNumber: null}}, which Anvil refuses when it was not started forked.
+      const viemReset = await test.reset().then(() => 'reset', (error: any) => `${error.code}: ${error.details}`);
+      await target.call(mode === 'anvil' ? 'anvil_reset' : 'hardhat_reset');
+      const afterReset = {
+        head: await client.getBlockNumber(),
+        pool: await test.getTxpoolStatus(),
+        nonce: await client.getTransactionCount({ address: target.accounts[5].address }),
+        // The sender's ETH is back at genesis (Anvil's reset also drops the USDC this suite installed; the mock's is in its genesis).
+        ethBack: (await client.getBalance({ address: target.accounts[5].address })) === 10_000n * 10n ** 18n,
+      };
+      return {
+        same: {
+          baseFee: block.baseFeePerGas, nextBaseFeeFollowsRule: next.baseFeePerGas! < block.baseFeePerGas!, gasLimitSet, gasLimit: block.gasLimit, nextGasLimit: next.gasLimit,
+          miner: block.miner.toLowerCase() === coinbase.toLowerCase(), nextMiner: next.miner.toLowerCase() === coinbase.toLowerCase(), inBlock: receipt.blockNumber === block.number,
+          viemReset, afterReset,
+        },
+      };
+    },
+  })),
 ];
 
 describe('the mock node in place of Anvil 1.7.1 (each case against both)', function () {

@@ -16,7 +16,7 @@ export const chainInfoMethods: MethodTable = {
   net_peerCount: () => '0x0',
   web3_clientVersion: () => CLIENT_VERSION,
   eth_syncing: () => false,
-  eth_mining: (_params, { node }) => node.options.auto,
+  eth_mining: (_params, { node }) => node.chain.miningMode.kind !== 'none',
   eth_blockNumber: (_params, { node }) => quantity(node.chain.head),
   eth_accounts: (_params, { node }) => node.accounts.addresses(),
   eth_gasPrice: (_params, { node }) => quantity(node.chain.baseFeeForNextBlock() + SUGGESTED_PRIORITY_FEE),

@@ -5,6 +5,8 @@ import { chainInfoMethods } from './chainInfo';
 import { controlMethods } from './control';
 import { filterMethods } from './filters';
 import { logMethods } from './logs';
+import { miningMethods } from './mining';
+import { poolMethods } from './pool';
 import { proofMethods } from './proofs';
 import { reorgControlMethods } from './reorgControl';
 import { signingMethods } from './signing';
@@ -16,5 +18,5 @@ import type { MethodTable } from './types';
 
 export const METHOD_TABLES: readonly MethodTable[] = [
   chainInfoMethods, blockMethods, logMethods, filterMethods, stateMethods, proofMethods, transactionMethods, signingMethods,
-  controlMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
+  poolMethods, controlMethods, miningMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
 ];

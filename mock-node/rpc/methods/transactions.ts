@@ -147,11 +147,11 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   });
   const signed = await wallet.signTransaction(tx);
   const record = fromEthers(Transaction.from(signed), signed.toLowerCase(), wallet.address);
-  return node.chain.submit(record);
+  return node.chain.accept(record);
 }
 
 export const transactionMethods: MethodTable = {
-  eth_sendRawTransaction: (params, { node }) => node.chain.submit(decodeRawTransaction(parseSignedTransaction(params[0], 0))),
+  eth_sendRawTransaction: (params, { node }) => node.chain.accept(decodeRawTransaction(parseSignedTransaction(params[0], 0))),
   eth_sendTransaction: sendTransaction,
   eth_sendRawTransactionSync: async (params, { node }) => {
     const raw = parseSignedTransaction(params[0], 0);
@@ -165,7 +165,7 @@ export const transactionMethods: MethodTable = {
       }
       timeout = params[1];
     }
-    const hash = node.chain.submit(decodeRawTransaction(raw));
+    const hash = await node.chain.accept(decodeRawTransaction(raw));
     try {
       await node.chain.waitForPreconfirmation(hash, timeout);
     } catch (error) {

@@ -27,7 +27,7 @@ describe('catalog: every method has exactly one implementation and every impleme
   it('the node\'s tables match the catalog', () => {
     assert.deepEqual(mismatch(NODE_TABLES), []);
     const implemented = NODE_TABLES.flatMap((table) => Object.keys(table)).sort();
-    const served = METHOD_CATALOG.filter((spec) => spec.transport !== 'websocket').map((spec) => spec.name).sort();
+    const served = METHOD_CATALOG.filter((spec) => spec.transport !== 'websocket' && spec.aliasOf === undefined).map((spec) => spec.name).sort();
     assert.deepEqual(implemented, served);
   });
 
@@ -46,7 +46,8 @@ describe('catalog: every method has exactly one implementation and every impleme
       assert.ok(spec.summary.length > 0 && spec.result.length > 0, spec.name);
       const firstOptional = spec.params.findIndex((param) => !param.required);
       if (firstOptional >= 0) assert.ok(spec.params.slice(firstOptional).every((param) => !param.required), `${spec.name}: optional params last`);
-      assert.equal(!!spec.control, /^(evm|anvil|mock)_/.test(spec.name), `${spec.name}: control flag`);
+      assert.equal(!!spec.control, /^(evm|anvil|hardhat|mock)_/.test(spec.name), `${spec.name}: control flag`);
+      if (spec.aliasOf !== undefined) assert.ok(CATALOG.get(spec.aliasOf) && !CATALOG.get(spec.aliasOf)!.aliasOf, `${spec.name}: an alias of a method with an implementation`);
       for (const param of spec.params) assert.ok(param.doc.length > 0 && (isScalarKind(param.kind) || ['block', 'filter', 'transaction', 'typedData', 'percentiles', 'any'].includes(param.kind)), `${spec.name}.${param.name}`);
     }
   });

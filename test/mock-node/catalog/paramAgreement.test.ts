@@ -55,7 +55,8 @@ function languageServerRejects(method: string, params: unknown[], index: number)
  * Node checks beyond the param rules, on what a value means here (a range, whether a block exists):
  * the language server cannot know the chain, so they are not compared.
  */
-const MEANING_CHECKS = [/blockCount must be from 1 to 1024/, /: block not found$/, /^time out too long/, /depth must be a whole number of at least 1/, /the balance would exceed 2\^255 - 1/];
+const MEANING_CHECKS = [/blockCount must be from 1 to 1024/, /: block not found$/, /^time out too long/, /depth must be a whole number of at least 1/, /the balance would exceed 2\^255 - 1/,
+  /block count must be at most 10000/, /interval must be at most a year/, /base fee must be below 2\^64/, /gas limit must be from 21000/];
 const SKIP = Symbol('a check on meaning');
 
 async function nodeRejects(core: MockNodeCore, method: string, params: unknown[], index: number): Promise<string | typeof SKIP | undefined> {
