@@ -162,6 +162,36 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
     params: [p('address', 'address', '20-byte address'), p('storageKeys', 'any', 'List of storage slots (32-byte hex), at most 1,024'), p('block', 'block', SEED_BLOCK_DOC)],
     result: '{ address, balance, codeHash, nonce, storageHash, accountProof, storageProof: [{ key, value, proof }] }',
   },
+  {
+    name: 'eth_createAccessList', summary: 'The EIP-2930 access list a call needs (every slot it reads or writes, every account it touches but the sender, the recipient and the precompiles) and the gas it uses with that list attached, as Anvil computes them.',
+    params: [p('transaction', 'transaction', 'Call object: from, to, data, value, gas, accessList…'), p('block', 'block', SEED_BLOCK_DOC + ' (default latest)', false)],
+    result: '{ accessList: [{ address, storageKeys }], gasUsed }, or the call\'s error (a revert is code 3).',
+  },
+  {
+    name: 'debug_traceTransaction', summary: 'Replays a transaction in its block and traces it: `callTracer` (with `onlyTopCall`, `withLog`), `prestateTracer` (with `diffMode`, `disableCode`, `disableStorage`), `noopTracer`, or the default struct logger (value transfers only: the native token runs no EVM opcodes).',
+    params: [p('hash', 'hash', '32-byte transaction hash'), p('options', 'any', '{ tracer, tracerConfig }', false)],
+    result: 'The tracer\'s result (a call frame, a prestate map, or a struct log).',
+  },
+  {
+    name: 'debug_traceCall', summary: 'Traces a call as a transaction at the given block (gas price zero unless given), with the tracers of debug_traceTransaction.',
+    params: [p('transaction', 'transaction', 'Call object: from, to, data, value, gas…'), p('block', 'block', SEED_BLOCK_DOC + ' (default latest)', false), p('options', 'any', '{ tracer, tracerConfig }', false)],
+    result: 'The tracer\'s result.',
+  },
+  {
+    name: 'debug_traceBlockByNumber', summary: 'Traces every transaction of a block (also `pending`), in order.',
+    params: [p('block', 'block', SEED_BLOCK_DOC), p('options', 'any', '{ tracer, tracerConfig }', false)],
+    result: '[{ txHash, result }]',
+  },
+  {
+    name: 'debug_traceBlockByHash', summary: 'Traces every transaction of a block by hash, in order.',
+    params: [p('blockHash', 'hash', '32-byte block hash'), p('options', 'any', '{ tracer, tracerConfig }', false)],
+    result: '[{ txHash, result }]',
+  },
+  {
+    name: 'eth_simulateV1', summary: 'Simulates blocks of calls on top of a block, with state overrides (balance, nonce, stateDiff) and block overrides (number, time, gasLimit, feeRecipient, baseFeePerGas); `validation` checks and charges them as transactions; `traceTransfers` logs ETH transfers as ERC-7528 Transfer events (what viem\'s simulateCalls sends).',
+    params: [p('simulation', 'any', '{ blockStateCalls: [{ blockOverrides?, stateOverrides?, calls }], validation?, traceTransfers?, returnFullTransactions? } (at most 256 blocks, 1,000 calls)'), p('block', 'block', SEED_BLOCK_DOC + ' (default latest)', false)],
+    result: 'One block per blockStateCalls entry, each with `calls: [{ returnData, logs, gasUsed, status, error? }]`.',
+  },
   { name: 'eth_sendRawTransaction', summary: 'Submits a signed transaction; visible in the next flashblock.', params: [p('transaction', 'signedTransaction', 'RLP-encoded signed transaction')], result: 'Transaction hash.' },
   {
     name: 'eth_sendRawTransactionSync', summary: 'EIP-7966: submits a signed transaction and answers its receipt once pre-confirmed.',

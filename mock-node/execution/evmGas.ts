@@ -4,6 +4,7 @@
 // rules) charges them. Native contracts meter their storage and account accesses with these.
 import type { ContractStorage, Hex } from './nativeContract';
 import type { WarmSet } from './warmSet';
+import type { ExecutionTracer } from './trace/recorder';
 
 export const EVM_GAS = {
   coldSload: 2_100n,
@@ -20,6 +21,11 @@ export const EVM_GAS = {
 
 /** Precompiles 0x01…0x11 and P256VERIFY (0x100, EIP-7951): warm from the start of every transaction. */
 const PRECOMPILES = [...Array.from({ length: 0x11 }, (_, i) => i + 1), 0x100].map((n) => `0x${n.toString(16).padStart(40, '0')}`);
+const PRECOMPILE_SET: ReadonlySet<Hex> = new Set(PRECOMPILES);
+
+export function isPrecompile(address: Hex): boolean {
+  return PRECOMPILE_SET.has(address.toLowerCase());
+}
 
 export function initialWarmSet(origin: Hex, to: Hex, coinbase: Hex, accessList: readonly { address: Hex; storageKeys: readonly Hex[] }[]): WarmSet {
   const accounts = new Set<Hex>([origin, to, coinbase, ...PRECOMPILES].map((a) => a.toLowerCase()));
@@ -52,7 +58,9 @@ export class GasMeter implements ContractStorage {
   constructor(
     private readonly inner: ContractStorage,
     private readonly warm: WarmSet,
-    address: Hex,
+    private readonly address: Hex,
+    /** Told of every slot and account touched, when the message is traced. */
+    private readonly tracer?: ExecutionTracer,
   ) {
     let slots = warm.slots.get(address);
     if (!slots) warm.slots.set(address, (slots = new Set()));
@@ -74,6 +82,7 @@ export class GasMeter implements ContractStorage {
   }
 
   get(slot: bigint): bigint {
+    this.tracer?.slot(this.address, slot);
     const value = this.inner.get(slot);
     this.originalValue(slot, value);
     const surcharge = this.coldSurcharge(slot);
@@ -82,6 +91,7 @@ export class GasMeter implements ContractStorage {
   }
 
   set(slot: bigint, value: bigint): void {
+    this.tracer?.slot(this.address, slot);
     const current = this.inner.get(slot);
     const original = this.originalValue(slot, current);
     let cost = this.coldSurcharge(slot);
@@ -101,6 +111,7 @@ export class GasMeter implements ContractStorage {
   /** An opcode that touches an account (DELEGATECALL, EXTCODESIZE): 2,600 cold, 100 warm. */
   touchAccount(address: Hex): void {
     const key = address.toLowerCase();
+    this.tracer?.account(key);
     if (this.warm.accounts.has(key)) {
       this.dynamic += EVM_GAS.warmAccess;
     } else {

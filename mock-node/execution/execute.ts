@@ -9,6 +9,7 @@ import { initialWarmSet } from './evmGas';
 import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
 import type { BlockEnvironment, CallOutcome, ContractStorage, NativeContract, NativeLog } from './nativeContract';
 import { effectiveGasPrice, maxFeePerGas } from './transaction';
+import type { ExecutionTracer, TracedFrame } from './trace/recorder';
 
 export class NativeContracts {
   private readonly byAddress = new Map<Hex, NativeContract>();
@@ -81,7 +82,45 @@ export function runMessage(
   request: CallRequest,
   env: BlockEnvironment,
   contracts: NativeContracts,
-  options: { isStatic: boolean; origin: Hex },
+  options: { isStatic: boolean; origin: Hex; tracer?: ExecutionTracer },
+): CallResult {
+  const tracer = options.tracer;
+  if (!tracer) return runUntraced(draft, request, env, contracts, options);
+  // The transaction's own frame: gas is what is left after the intrinsic gas; gasUsed is the
+  // transaction's (as geth's tracers report the outermost frame).
+  const base = intrinsicGas(request.input, request.accessList ?? null);
+  const frame = tracer.enter({ type: 'CALL', from: request.from, to: request.to ?? '0x', input: request.input, value: request.value, gas: request.gasLimit > base ? request.gasLimit - base : 0n });
+  const result = runUntraced(draft, request, env, contracts, options);
+  endTopFrame(tracer, frame, result);
+  return result;
+}
+
+function endTopFrame(tracer: ExecutionTracer, frame: TracedFrame, result: CallResult): void {
+  const outcome = result.outcome;
+  if (outcome.ok) {
+    tracer.exit(frame, { gasUsed: result.gasUsed, output: outcome.returnData });
+    return;
+  }
+  const reason = outcome.reason ?? decodeRevertReason(outcome.revertData);
+  if (reason === 'out of gas') {
+    // The native contract ran out of gas as a whole: its inner frames did not complete.
+    frame.calls = [];
+    tracer.exit(frame, { gasUsed: result.gasUsed, error: 'out of gas' });
+    return;
+  }
+  if (reason === 'insufficient balance for transfer') {
+    tracer.exit(frame, { gasUsed: result.gasUsed, error: reason });
+    return;
+  }
+  tracer.exit(frame, { gasUsed: result.gasUsed, output: outcome.revertData, error: 'execution reverted', revertReason: reason });
+}
+
+function runUntraced(
+  draft: StateDraft,
+  request: CallRequest,
+  env: BlockEnvironment,
+  contracts: NativeContracts,
+  options: { isStatic: boolean; origin: Hex; tracer?: ExecutionTracer },
 ): CallResult {
   const base = intrinsicGas(request.input, request.accessList ?? null);
   const floor = calldataFloorGas(request.input);
@@ -115,7 +154,9 @@ export function runMessage(
         emitLog: (log) => {
           logs.push(log);
           logAddresses.push(contract.address);
+          options.tracer?.log(contract.address, log.topics.map((t) => t.toLowerCase()), log.data.toLowerCase());
         },
+        tracer: options.tracer,
       });
     } catch (error) {
       // A bug in a native contract must not take the node down: it reverts like an invalid opcode.
@@ -161,6 +202,7 @@ export function applyTransaction(
   gasLeftInBlock: bigint,
   firstLogIndex: number,
   transactionIndex: number,
+  tracer?: ExecutionTracer,
 ): AppliedTransaction | { problem: InclusionProblem } {
   const sender = draft.account(tx.from);
   if (tx.nonce < sender.nonce) return { problem: 'nonce-too-low' };
@@ -176,7 +218,7 @@ export function applyTransaction(
     { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit, accessList: tx.accessList },
     env,
     contracts,
-    { isStatic: false, origin: tx.from },
+    { isStatic: false, origin: tx.from, tracer },
   );
   const gasUsed = result.gasUsed > tx.gasLimit ? tx.gasLimit : result.gasUsed;
   draft.addBalance(tx.from, (tx.gasLimit - gasUsed) * price);

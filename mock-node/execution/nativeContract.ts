@@ -2,6 +2,7 @@
 // state in its own storage slots (so eth_getStorageAt sees exactly what a Solidity contract with
 // the same layout would store) and answers ABI-encoded calldata with ABI-encoded return data.
 import type { WarmSet } from './warmSet';
+import type { ExecutionTracer } from './trace/recorder';
 
 /** 0x-prefixed lowercase hex. */
 export type Hex = string;
@@ -48,6 +49,8 @@ export interface CallContext {
   readonly warm: WarmSet;
   /** Appends a log emitted by this contract. Discarded if the call reverts. */
   emitLog(log: NativeLog): void;
+  /** Present only when the message is traced: the contract reports its frames, slots and accounts. */
+  readonly tracer?: ExecutionTracer;
 }
 
 /** How a call's gas behaves beyond what it used: refund, the gas it needs, running out of it. */

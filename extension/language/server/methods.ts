@@ -17,10 +17,10 @@ export const HTTP_METHODS: readonly MethodSpec[] = METHOD_CATALOG.filter((m) => 
 
 /** Standard methods the mock node does not serve: known names, params not checked. */
 export const OTHER_KNOWN_METHODS = ([
-  'eth_createAccessList', 'eth_newFilter', 'eth_newBlockFilter', 'eth_newPendingTransactionFilter',
+  'eth_newFilter', 'eth_newBlockFilter', 'eth_newPendingTransactionFilter',
   'eth_getFilterChanges', 'eth_getFilterLogs', 'eth_uninstallFilter', 'eth_getTransactionByBlockHashAndIndex',
-  'eth_protocolVersion', 'eth_coinbase', 'eth_hashrate', 'eth_simulateV1', 'eth_getHeaderByNumber', 'eth_getHeaderByHash',
-  'debug_traceTransaction', 'debug_traceCall', 'debug_traceBlockByNumber', 'trace_block', 'trace_transaction',
+  'eth_protocolVersion', 'eth_coinbase', 'eth_hashrate', 'eth_getHeaderByNumber', 'eth_getHeaderByHash',
+  'trace_block', 'trace_transaction',
   'txpool_content', 'txpool_status', 'anvil_mine', 'anvil_setCode', 'anvil_setStorageAt', 'anvil_impersonateAccount',
   'hardhat_mine', 'hardhat_setBalance',
 ] as string[]).filter((name) => !METHOD_CATALOG.some((spec) => spec.name === name)); // served ones are catalog entries

@@ -38,7 +38,9 @@ import {
   type TokenEventName,
 } from '../../tokenKit/index';
 import { GasMeter } from '../evmGas';
-import { priceCall } from './gas';
+import type { TracedFrame } from '../trace/recorder';
+import { pathGas, priceCall } from './gas';
+import { signatureCallGas } from './traceGas';
 import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, wordToAddress, writeString } from './storage';
 
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
@@ -82,6 +84,8 @@ class Invocation {
     readonly meter: GasMeter,
     readonly token: StableToken,
     readonly signature: string,
+    /** What the proxy metered before it delegated. */
+    readonly proxyDynamic: bigint,
   ) {
     this.caller = ctx.caller.toLowerCase();
     this.state = new TokenState(meter);
@@ -209,6 +213,12 @@ function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
     if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value as string);
     recovered.set(key, signer);
   }
+  const tracer = inv.ctx.tracer;
+  if (tracer) {
+    const input = concat([digest, toBeHex(BigInt(v), 32), r, s]);
+    const frame = tracer.enter({ type: 'STATICCALL', from: inv.token.address, to: ECRECOVER, input });
+    tracer.exit(frame, { gasUsed: ECRECOVER_GAS, output: signer === ZERO_ADDRESS ? '0x' : zeroPadValue(signer, 32) });
+  }
   inv.require(signer !== ZERO_ADDRESS, 'ECRecover: invalid signature');
   return signer;
 }
@@ -222,12 +232,46 @@ function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
 function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): boolean {
   const digest = keccak256(concat(['0x1901', domainSeparator(inv), structHash]));
   inv.meter.touchAccount(inv.token.signatureChecker);
+  const tracer = inv.ctx.tracer;
+  // The library runs in a DELEGATECALL frame of its own (traced only).
+  const frame = tracer?.enter({ type: 'DELEGATECALL', from: inv.token.address, to: inv.token.signatureChecker, input: SIGNATURE_CHECKER.encodeFunctionData('isValidSignatureNow', [signer, digest, signature]), value: 0n });
+  const implBefore = inv.meter.dynamic;
   inv.meter.touchAccount(signer);
-  if (signer === inv.token.address) {
-    inv.tag('erc1271');
-    return false;
+  try {
+    let valid: boolean;
+    if (signer === inv.token.address) {
+      inv.tag('erc1271');
+      valid = false;
+    } else {
+      valid = ecRecover(inv, digest, signature) === signer;
+    }
+    if (frame) endLibraryFrame(inv, frame, implBefore, { output: abi.encode(['bool'], [valid]) });
+    return valid;
+  } catch (error) {
+    if (frame && error instanceof Revert) endLibraryFrame(inv, frame, implBefore, { revert: error });
+    throw error;
   }
-  return ecRecover(inv, digest, signature) === signer;
+}
+
+const SIGNATURE_CHECKER = new Interface(['function isValidSignatureNow(address signer, bytes32 digest, bytes signature) view returns (bool)']);
+const ECRECOVER: Hex = '0x0000000000000000000000000000000000000001';
+const ECRECOVER_GAS = 3_000n;
+
+/** The library frame's gas: measured constants of the function's path plus what the library metered (the signer's EXTCODESIZE). */
+function endLibraryFrame(inv: Invocation, frame: TracedFrame, implBefore: bigint, end: { output?: Hex; revert?: Revert }): void {
+  const constants = signatureCallGas(inv.signature);
+  const metered = inv.meter.dynamic - implBefore;
+  const recovered = frame.calls.length > 0;
+  const gasUsed = constants.library + metered + (recovered ? ECRECOVER_GAS : 0n);
+  const spentBefore = constants.implementationBefore + (implBefore - inv.proxyDynamic);
+  if (end.revert) {
+    const revertData = end.revert.reason === undefined ? '0x' : encodeRevertReason(end.revert.reason);
+    inv.ctx.tracer!.exit(frame, { gasUsed, parentSpentBefore: spentBefore, output: revertData, error: 'execution reverted', revertReason: end.revert.reason });
+  } else {
+    inv.ctx.tracer!.exit(frame, { gasUsed, parentSpentBefore: spentBefore, output: end.output });
+  }
+  const call = frame.calls[0];
+  if (call) call.parentSpentBefore = constants.libraryBefore + metered;
 }
 
 function requireValidSignature(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): void {
@@ -544,7 +588,7 @@ export class StableToken implements NativeContract {
   }
 
   call(ctx: CallContext): CallOutcome {
-    const meter = new GasMeter(ctx.storage, ctx.warm, this.address);
+    const meter = new GasMeter(ctx.storage, ctx.warm, this.address, ctx.tracer);
     // The proxy (AdminUpgradeabilityProxy): its admin may not call through it; everyone else's call
     // is DELEGATECALLed to the implementation read from the implementation slot.
     const admin = wordToAddress(meter.get(PROXY_SLOTS.admin));
@@ -554,6 +598,21 @@ export class StableToken implements NativeContract {
     meter.get(PROXY_SLOTS.implementation);
     meter.touchAccount(this.implementation);
     const proxyDynamic = meter.dynamic;
+    if (!ctx.tracer) return this.delegated(ctx, meter, proxyDynamic);
+    // Traced: the implementation's DELEGATECALL frame, as USDC shows it. Its gas is what the proxy
+    // forwards after its own part; its gasUsed is the call's less the proxy's before and after.
+    const frame = ctx.tracer.enter({ type: 'DELEGATECALL', from: this.address, to: this.implementation, input: ctx.data, value: ctx.value });
+    const outcome = this.delegated(ctx, meter, proxyDynamic);
+    const constants = pathGas(outcome.gas!.path);
+    const proxyBefore = constants.proxyBefore + proxyDynamic;
+    const gasUsed = outcome.gasUsed - proxyBefore - constants.proxyAfter;
+    if (outcome.ok) ctx.tracer.exit(frame, { gasUsed, parentSpentBefore: proxyBefore, output: outcome.returnData });
+    else ctx.tracer.exit(frame, { gasUsed, parentSpentBefore: proxyBefore, output: outcome.revertData, error: 'execution reverted', revertReason: outcome.reason });
+    return outcome;
+  }
+
+  /** The implementation's part: dispatch, the function, its return data or revert. */
+  private delegated(ctx: CallContext, meter: GasMeter, proxyDynamic: bigint): CallOutcome {
     const selector = ctx.data.slice(0, 10).toLowerCase();
     const entry = ctx.data.length >= 10 ? DISPATCH.get(selector) : undefined;
     // No fallback: an unknown selector reverts with empty data, as does ETH sent to a
@@ -567,7 +626,7 @@ export class StableToken implements NativeContract {
     } catch {
       return this.outcome(`${signature}|calldata`, meter, proxyDynamic, new Revert());
     }
-    const inv = new Invocation(ctx, meter, this, signature);
+    const inv = new Invocation(ctx, meter, this, signature, proxyDynamic);
     try {
       const values = entry.handler(inv, args);
       // Functions that return nothing (the authorizations, transfers with memo) skip the ABI coder.

@@ -4,6 +4,9 @@ import { blockMethods } from './blocks';
 import { chainInfoMethods } from './chainInfo';
 import { controlMethods } from './control';
 import { filterMethods } from './filters';
+import { accessListMethods } from './accessList';
+import { debugMethods } from './debug';
+import { simulateMethods } from './simulate';
 import { logMethods } from './logs';
 import { miningMethods } from './mining';
 import { poolMethods } from './pool';
@@ -17,6 +20,6 @@ import { transactionMethods } from './transactions';
 import type { MethodTable } from './types';
 
 export const METHOD_TABLES: readonly MethodTable[] = [
-  chainInfoMethods, blockMethods, logMethods, filterMethods, stateMethods, proofMethods, transactionMethods, signingMethods,
+  chainInfoMethods, blockMethods, logMethods, filterMethods, stateMethods, proofMethods, accessListMethods, debugMethods, simulateMethods, transactionMethods, signingMethods,
   poolMethods, controlMethods, miningMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
 ];

@@ -27,7 +27,7 @@ import type { MethodContext, MethodTable } from './types';
 /** EIP-7966 as Base serves it: default and maximum wait. */
 export const SYNC_TIMEOUT_MS = 6000;
 
-interface CallObject {
+export interface CallObject {
   from: Hex;
   to: Hex | null;
   gas?: bigint;
@@ -49,7 +49,7 @@ const MAX_UINT256 = 2n ** 256n - 1n;
  * together (geth's rules), the transaction type they imply, the access list entry by entry, and
  * 64-bit gas and nonce. Every failure is -32602 naming the argument and the field.
  */
-function parseCallObject(raw: unknown, index: number, fromRequired: boolean): CallObject {
+export function parseCallObject(raw: unknown, index: number, fromRequired: boolean): CallObject {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidParams(`invalid argument ${index}: transaction must be an object`);
   const o = raw as Record<string, unknown>;
   if (o.data !== undefined && o.input !== undefined && o.data !== o.input) {

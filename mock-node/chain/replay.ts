@@ -1,0 +1,48 @@
+// Re-executes a block's transactions from its parent's state, each in order, so a tracer can
+// watch one of them (debug_traceTransaction, debug_traceBlockBy*). The replay runs the same
+// applyTransaction the builder ran, in the block's environment; it changes nothing.
+import { applyTransaction, type NativeContracts } from '../execution/execute';
+import type { ExecutionTracer } from '../execution/trace/recorder';
+import { StateDraft, type StateReader } from '../state/worldState';
+import type { Chain } from './chain';
+import type { BlockRecord, IncludedTransaction } from './types';
+
+export interface ReplayedTransaction {
+  included: IncludedTransaction;
+  /** State before the transaction (after the block's earlier ones). */
+  pre: StateReader;
+  /** State after it. */
+  post: StateReader;
+  /** Gas the replay charged; equals the receipt's unless state set by a control method within the block changed the outcome. */
+  gasUsed: bigint;
+}
+
+/**
+ * Replays `block`'s transactions up to and including index `last` (all by default); `tracerFor`
+ * gives the tracer of each one, or undefined to run it untraced.
+ */
+export function replayBlock(
+  chain: Chain,
+  contracts: NativeContracts,
+  block: BlockRecord,
+  tracerFor: (included: IncludedTransaction) => ExecutionTracer | undefined,
+  last = block.transactions.length - 1,
+): ReplayedTransaction[] {
+  const parent = chain.blockByHash(block.header.parentHash);
+  if (!parent) return [];
+  const env = chain.environment(block);
+  const replayed: ReplayedTransaction[] = [];
+  // Each transaction runs in a draft over the previous one's, so every `pre` and `post` stays as it was.
+  let current: StateReader = parent.state;
+  let gasUsed = 0n;
+  let logCount = 0;
+  for (const included of block.transactions.slice(0, last + 1)) {
+    const draft = new StateDraft(current);
+    const result = applyTransaction(draft, included.tx, env, contracts, block.header.gasLimit - gasUsed, logCount, included.index, tracerFor(included));
+    replayed.push({ included, pre: current, post: draft, gasUsed: 'problem' in result ? 0n : result.receipt.gasUsed });
+    current = draft;
+    gasUsed += included.receipt.gasUsed;
+    logCount += included.receipt.logs.length;
+  }
+  return replayed;
+}

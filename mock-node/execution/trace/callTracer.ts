@@ -1,0 +1,52 @@
+// geth's callTracer result from a recorded message: one object per frame, children in `calls`,
+// logs (with `withLog`) in the frame that emitted them, key order as Anvil answers.
+import { quantity, type Hex } from '../../chain/hex';
+import type { TracedFrame } from './recorder';
+
+export interface CallTracerConfig {
+  onlyTopCall?: boolean;
+  withLog?: boolean;
+}
+
+export interface CallLogJson {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+  position: Hex;
+  index: Hex;
+}
+
+export interface CallFrameJson {
+  from: Hex;
+  gas: Hex;
+  gasUsed: Hex;
+  to: Hex;
+  input: Hex;
+  output?: Hex;
+  error?: string;
+  revertReason?: string;
+  calls?: CallFrameJson[];
+  logs?: CallLogJson[];
+  value?: Hex;
+  type: string;
+}
+
+export function callFrameJson(frame: TracedFrame, config: CallTracerConfig = {}): CallFrameJson {
+  const json: CallFrameJson = {
+    from: frame.from,
+    gas: quantity(frame.gas),
+    gasUsed: quantity(frame.gasUsed),
+    to: frame.to,
+    input: frame.input,
+  } as CallFrameJson;
+  if (frame.output !== undefined && frame.output !== '0x') json.output = frame.output;
+  if (frame.error !== undefined) json.error = frame.error;
+  if (frame.revertReason !== undefined) json.revertReason = frame.revertReason;
+  if (!config.onlyTopCall && frame.calls.length > 0) json.calls = frame.calls.map((child) => callFrameJson(child, config));
+  if (config.withLog && frame.logs.length > 0) {
+    json.logs = frame.logs.map((log) => ({ address: log.address, topics: log.topics, data: log.data, position: quantity(log.position), index: quantity(log.index) }));
+  }
+  if (frame.value !== undefined) json.value = quantity(frame.value);
+  json.type = frame.type;
+  return json;
+}
