@@ -268,6 +268,8 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
   { control: true, name: 'evm_setBlockGasLimit', summary: 'The gas limit of the block being built (built again) and of the next blocks.', params: [p('gasLimit', 'integer', 'Gas (21,000 to 2^63 - 1)')], result: 'true' },
   { control: true, name: 'anvil_setCoinbase', summary: 'The block\'s `miner` (where tips go), for the block being built (built again) and the next ones.', params: [p('address', 'address', 'Coinbase')], result: 'null' },
   { control: true, name: 'anvil_reset', summary: 'Back to genesis: blocks, pool, snapshots, clock offsets and the gas limit, coinbase and base fee settings are dropped (the mining mode stays). Forking is not supported (offline node).', params: [p('options', 'any', 'Absent or null (forking is refused: the node is offline)', false)], result: 'null' },
+  control(none('anvil_nodeInfo', "The node's chain position and block environment, in Anvil's shape (hardFork `prague`, transactionOrder `fifo`, never forked).", '{ currentBlockNumber, currentBlockTimestamp, currentBlockHash, hardFork, transactionOrder, environment: { baseFee, chainId, gasLimit, gasPrice }, forkConfig }')),
+  control(none('anvil_metadata', 'What the node is and where its chain stands (Hardhat\'s metadata shape, as Anvil answers it); `instanceId` changes on anvil_reset.', '{ clientVersion, chainId, instanceId, latestBlockNumber, latestBlockHash, forkedNetwork: null, snapshots: { id: [number, hash] } }')),
   // Over a WebSocket only (the gateway answers them; over HTTP they are -32601).
   { name: 'eth_subscribe', transport: 'websocket', summary: 'Subscribes to newHeads, logs, newPendingTransactions and the flashblock streams.', params: [p('kind', 'any', 'Subscription kind'), p('options', 'any', 'Filter or flag of the kind', false)], result: 'Subscription id.' },
   { name: 'eth_unsubscribe', transport: 'websocket', summary: 'Ends a subscription of this connection.', params: [p('id', 'any', 'Subscription id')], result: 'Boolean.' },
@@ -289,6 +291,11 @@ const ALIASES: readonly MethodSpec[] = [
   alias('hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'),
   alias('hardhat_setCoinbase', 'anvil_setCoinbase'),
   alias('hardhat_reset', 'anvil_reset'),
+  alias('anvil_snapshot', 'evm_snapshot'),
+  alias('anvil_revert', 'evm_revert'),
+  alias('anvil_increaseTime', 'evm_increaseTime'),
+  alias('anvil_setNextBlockTimestamp', 'evm_setNextBlockTimestamp'),
+  alias('hardhat_metadata', 'anvil_metadata'),
 ];
 
 export const METHOD_CATALOG: readonly MethodSpec[] = [...PRIMARY_METHODS, ...ALIASES];

@@ -3,6 +3,7 @@
 // `exclusive` (one at a time: the builder is the only writer); the steps they are made of
 // (start a block, seal it, rewind) are private, so nothing can run them outside the writer.
 // Reads answer from immutable BlockRecords and never wait for the builder.
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { concat, toBeHex } from 'ethers';
 import type { MockNodeOptions } from '../options';
@@ -89,6 +90,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private coinbase: Hex = DEFAULT_COINBASE;
   private nextBaseFee: bigint | undefined;
   private initialClock = this.clock.save();
+  private instance: Hex = '0x' + randomBytes(32).toString('hex');
 
   private constructor(
     readonly options: MockNodeOptions,
@@ -144,6 +146,16 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Flashblocks per block in interval mining. */
   get flashblocksPerBlock(): number {
     return this.perBlock;
+  }
+
+  /** A random id of this chain's run, new after anvil_reset (anvil_metadata's instanceId). */
+  get instanceId(): Hex {
+    return this.instance;
+  }
+
+  /** Snapshots that evm_revert can still go back to: id and the head they keep. */
+  snapshotHeads(): { id: number; head: bigint }[] {
+    return [...this.snapshots].map(([id, snapshot]) => ({ id, head: snapshot.head }));
   }
 
   get miningMode(): MiningMode {
@@ -465,6 +477,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.gasLimit = this.options.gasLimit;
       this.coinbase = DEFAULT_COINBASE;
       this.nextBaseFee = undefined;
+      this.instance = '0x' + randomBytes(32).toString('hex');
       await this.startBlock();
     });
   }

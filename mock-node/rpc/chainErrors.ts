@@ -32,7 +32,8 @@ export function rpcErrorOf(error: ChainError): RpcError {
     case 'nonce-too-low':
       return input(`nonce too low: next nonce ${fault.next}, tx nonce ${fault.nonce}`);
     case 'replacement-underpriced':
-      return input('replacement transaction underpriced');
+      // Anvil's code (-32003, transaction rejected); geth answers -32000.
+      return new RpcError(ErrorCode.TransactionRejected, 'replacement transaction underpriced');
     case 'fee-below-base-fee':
       return input(`max fee per gas less than block base fee: address ${fault.from}, maxFeePerGas: ${fault.maxFeePerGas}, baseFee: ${fault.baseFee}`);
     case 'insufficient-funds':

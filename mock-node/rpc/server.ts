@@ -10,6 +10,7 @@ import { ErrorCode } from './errors';
 import { errorResponse, type HandleResult, type RpcHandler } from './handler';
 import type { NodeServices, ProfileName } from './methods/types';
 import type { ProfileLimitSet } from '../options';
+import { jsonText } from './jsonText';
 import {
   CONTENT_TYPE_MESSAGE, corsHeaders, hostAllowed, hostRefusal, isJsonContentType, originAllowed, originRefusal, safeDecode, sameKey,
   type ExposurePolicy,
@@ -58,7 +59,7 @@ function send(res: ServerResponse, result: HandleResult, cors: Record<string, st
     res.socket?.destroy();
     return;
   }
-  const body = result.body === undefined ? '' : JSON.stringify(result.body);
+  const body = result.body === undefined ? '' : jsonText(result.body);
   const status = result.status === 200 && result.body === undefined ? 204 : result.status;
   if (cors === NO_HEADERS && !result.headers) {
     // The common reply: two headers as a flat list, no header object to build or merge, and a

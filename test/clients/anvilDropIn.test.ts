@@ -352,6 +352,62 @@ export const DROP_IN_CASES: DropInCase[] = [
       };
     },
   })),
+  {
+    name: 'anvil_snapshot, anvil_revert, anvil_setNextBlockTimestamp: the evm_* methods under Anvil\'s names',
+    setup: MANUAL,
+    async run(target) {
+      const { public: client } = clients(target);
+      const start = await client.getBlockNumber();
+      const id = await target.call('anvil_snapshot');
+      const latest = await client.getBlock({ blockTag: 'latest' });
+      const stamp = Number(latest.timestamp) + 1000;
+      await target.call('anvil_setNextBlockTimestamp', [stamp]);
+      await target.call('evm_mine');
+      const stamped = (await client.getBlock({ blockTag: 'latest' })).timestamp === BigInt(stamp);
+      await target.call('evm_mine');
+      const reverted = await target.call('anvil_revert', [id]);
+      const head = await client.getBlockNumber();
+      const again = await target.call('anvil_revert', [id]);
+      return { same: { id: /^0x[0-9a-f]+$/.test(id), stamped, reverted, back: head === start, again } };
+    },
+  },
+  {
+    name: 'evm_increaseTime / anvil_increaseTime with 0x20000000000001: the same JSON number, every digit',
+    async run(target) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_increaseTime', params: ['0x20000000000001'] });
+      const reply = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const text = await reply.text();
+      return { same: { result: /"result":(-?\d+)/.exec(text)?.[1] } };
+    },
+  },
+  {
+    name: 'anvil_nodeInfo, anvil_metadata and hardhat_metadata: the same shapes; instanceId changes on reset',
+    async run(target) {
+      const info = await target.call('anvil_nodeInfo');
+      const metadata = await target.call('anvil_metadata');
+      const hardhat = await target.call('hardhat_metadata');
+      await target.call('anvil_reset');
+      const afterReset = await target.call('anvil_metadata');
+      const keys = (o: any): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.keys(o).filter((k) => !['clientSemver', 'clientCommitSha'].includes(k)).sort().map((k) => [k, keys(o[k])])) : typeof o);
+      return {
+        same: {
+          info: keys(info), metadata: keys(metadata), hardhat: keys(hardhat), chainId: metadata.chainId, envChainId: info.environment.chainId,
+          sameInstance: hardhat.instanceId === metadata.instanceId, newInstance: afterReset.instanceId !== metadata.instanceId, latest: afterReset.latestBlockNumber,
+        },
+      };
+    },
+  },
+  {
+    name: 'a replacement below the price bump: the same error code and message',
+    setup: MANUAL,
+    async run(target) {
+      await target.call('evm_setAutomine', [false]);
+      const from = target.accounts[4].address;
+      const tx = { from, to: target.accounts[5].address, value: '0x1', nonce: '0x0', gas: '0x5208', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00' };
+      await target.call('eth_sendTransaction', [tx]);
+      return { same: await rpcErrorOf(target, 'eth_sendTransaction', [{ ...tx, value: '0x2' }]) };
+    },
+  },
 ];
 
 describe('the mock node in place of Anvil 1.7.1 (each case against both)', function () {

@@ -25,7 +25,9 @@ export const controlMethods: MethodTable = {
   },
   evm_increaseTime: async (params, { node }) => {
     const seconds = parseInteger(params[0], 0, 'seconds');
-    return Number(await node.chain.increaseTime(seconds));
+    // The total offset as a JSON number with every digit (Anvil: 0x20000000000001 answers 9007199254740993).
+    const offset = await node.chain.increaseTime(seconds);
+    return offset <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(offset) : offset;
   },
   evm_setNextBlockTimestamp: async (params, { node }) => {
     const timestamp = parseInteger(params[0], 0, 'timestamp');

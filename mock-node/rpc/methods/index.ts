@@ -9,6 +9,7 @@ import { debugMethods } from './debug';
 import { simulateMethods } from './simulate';
 import { logMethods } from './logs';
 import { miningMethods } from './mining';
+import { nodeInfoMethods } from './nodeInfo';
 import { poolMethods } from './pool';
 import { proofMethods } from './proofs';
 import { reorgControlMethods } from './reorgControl';
@@ -21,5 +22,5 @@ import type { MethodTable } from './types';
 
 export const METHOD_TABLES: readonly MethodTable[] = [
   chainInfoMethods, blockMethods, logMethods, filterMethods, stateMethods, proofMethods, accessListMethods, debugMethods, simulateMethods, transactionMethods, signingMethods,
-  poolMethods, controlMethods, miningMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
+  poolMethods, controlMethods, miningMethods, nodeInfoMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
 ];

@@ -27,6 +27,7 @@ import type { ProfileName } from '../methods/types';
 import { hostAllowed, hostRefusal, originAllowed, originRefusal } from '../requestGuards';
 import { bodyLimit, profileForPath, type HttpOptions } from '../server';
 import { SubscriptionHub, type SubscriptionClient } from './subscriptions';
+import { jsonText } from '../jsonText';
 
 export const SLOW_CONSUMER_CLOSE_CODE = 1008;
 /** RFC 6455 "try again later": the node is at its connection or total buffer limit. */
@@ -328,7 +329,7 @@ export class WebSocketGateway {
   }
 
   private reply(connection: Connection, body: RpcResponse | RpcResponse[] | undefined): void {
-    if (body !== undefined) connection.reply(JSON.stringify(body));
+    if (body !== undefined) connection.reply(jsonText(body));
   }
 
   private async message(connection: Connection, text: string): Promise<void> {
