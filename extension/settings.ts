@@ -34,6 +34,10 @@ export interface ExplorerSettings {
   confirmationDepth: number;
   /** Endpoints (names or ids) whose inspector does not dry-run the capture (a dry run sends the signature). */
   dryRunOff: string[];
+  /** Contract address → ABI file (an ABI array or a build artifact holding one), relative to the workspace. */
+  contractAbis: Record<string, string>;
+  /** Read every ABI in the workspace's Foundry `out/` and Hardhat `artifacts/` folders. */
+  scanWorkspaceAbis: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -59,6 +63,9 @@ export function readSettings(): ExplorerSettings {
     tokenAddress: c.get<string>('tokenAddress') ?? '',
     confirmationDepth: Math.max(0, Math.floor(c.get<number>('authorizations.confirmationDepth') ?? 0)),
     dryRunOff: list('authorizations.dryRunOff', (v): v is string => typeof v === 'string'),
+    contractAbis: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('contractAbis') ?? {})
+      .filter((entry): entry is [string, string] => /^0x[0-9a-fA-F]{40}$/.test(entry[0]) && typeof entry[1] === 'string')),
+    scanWorkspaceAbis: c.get<boolean>('scanWorkspaceAbis') ?? true,
   };
 }
 

@@ -37,6 +37,17 @@ export function activateAuthorizations(context: vscode.ExtensionContext, registr
     vscode.workspace.registerTextDocumentContentProvider(INSPECTOR_SCHEME, documents),
     ...commands.register(),
     store.onDidChange(setCount),
+    // Another view's link to one authorization (the transaction page of a capture or cancel).
+    vscode.commands.registerCommand('chainExplorer.authorizations.show', async (key: unknown) => {
+      const record = typeof key === 'string' ? store.get(key) : undefined;
+      if (!record) {
+        void vscode.window.showInformationMessage('That authorization is not in the Authorizations view (it was signed or stored elsewhere).');
+        return false;
+      }
+      await tree.refresh();
+      await treeView.reveal({ kind: 'authorization', key: record.key, state: observer.stateOf(record).state }, { select: true, focus: true });
+      return true;
+    }),
     // Endpoints come and go (the mock node starts and stops): the states follow.
     registry.onDidChange(() => { void tree.refresh(); }),
     treeView.onDidChangeVisibility((e) => { if (e.visible) void tree.refresh(); }),

@@ -3,11 +3,12 @@
 import { logNode } from './blockNodes';
 import { hexAsDecimal } from './format';
 import type { EndpointView, NodeSpec } from './nodeSpec';
+import type { DecodeContext } from './decoding';
 
 /** Rows shown per filter (the list keeps more). */
 const SHOWN = 50;
 
-export function activityNode(ep: EndpointView, token: { decimals: number; symbol: string }, blocks: number): NodeSpec {
+export function activityNode(ep: EndpointView, ctx: DecodeContext, blocks: number): NodeSpec {
   const id = `${ep.id}/activity`;
   const base: NodeSpec = {
     id, endpointId: ep.id, kind: 'activity', collapsible: 'collapsed', icon: 'pulse', label: 'Activity', section: 'activity',
@@ -32,7 +33,7 @@ export function activityNode(ep: EndpointView, token: { decimals: number; symbol
         description: `${f.logs.length - removed}${removed > 0 ? ` · ${removed} removed` : ''}`,
         json: { title: `activity-${f.filter.name}`, value: f.logs },
         children: f.logs.slice(0, SHOWN).map((log, i) => {
-          const node = logNode(filterId, ep.id, log, i, token.decimals, token.symbol);
+          const node = logNode(filterId, ep.id, log, i, ctx);
           // A removed replay and the log that replaced it share a key: keep their ids apart.
           return {
             ...node,

@@ -5,7 +5,7 @@ import { HEADER_FIELDS, hexAsDecimal, headerFieldDisplay, shortHex, transactionF
 import type { BlockDetail, BlockJson, FilterLogs, Loaded, ReceiptJson, ReceiptSummary, TransactionJson } from './chainData';
 import { blockParam } from './endpointReader';
 import type { EndpointView, NodeSpec, TagView } from './nodeSpec';
-import { decodeTokenLog, type RawLog } from './tokenEvents';
+import { decodeLog, decodeTransaction, type DecodeContext, type Decoded } from './decoding';
 
 export const GO_TO_COMMAND = 'chainExplorer.goTo';
 
@@ -53,34 +53,55 @@ export function fieldNode(id: string, endpointId: string, name: string, value: u
 }
 
 
+/** The decoded call's arguments as rows (addresses are links). */
+function decodedArgRows(id: string, endpointId: string, decoded: Decoded): NodeSpec[] {
+  return decoded.args.map((a) => (/^0x[0-9a-fA-F]{40}$/.test(a.raw)
+    ? { ...linkedField(`${id}/${a.name}`, endpointId, 'address', a.raw), label: a.name }
+    : { ...fieldNode(`${id}/${a.name}`, endpointId, a.name, a.raw, a.value), tooltip: `${a.name} (${a.type}): ${a.raw}` }));
+}
+
+/** The row of a transaction's decoded input: what it calls, with its arguments below. */
+function inputNode(id: string, endpointId: string, decoded: Decoded, input: string): NodeSpec {
+  return {
+    id: `${id}/decodedInput`, endpointId, kind: 'field', collapsible: decoded.args.length > 0 ? 'expanded' : 'none', icon: 'symbol-method',
+    label: decoded.source === 'selector' ? `call: selector ${decoded.name}` : `call: ${decoded.name}`,
+    description: decoded.abiSource ? `ABI ${decoded.abiSource}` : decoded.source === 'token' ? 'token' : undefined,
+    tooltip: input.length > 1000 ? `${input.slice(0, 1000)}…` : input, copyValue: input,
+    children: decodedArgRows(`${id}/decodedInput`, endpointId, decoded),
+  };
+}
+
 /**
- * A transaction row with every field (links on from, to and block); `receipt`: its status shown
- * inline where the endpoint gave the receipt.
+ * A transaction row, leading with what it does (`#0 transfer 1.5 USDC to 0x7099…79c8`), its
+ * decoded input and every field below (links on from, to and block); `receipt`: its status
+ * shown inline where the endpoint gave the receipt.
  */
-export function transactionNode(parentId: string, endpointId: string, tx: TransactionJson | string, index: number, receipt?: ReceiptSummary): NodeSpec {
+export function transactionNode(
+  parentId: string, endpointId: string, tx: TransactionJson | string, index: number, receipt?: ReceiptSummary, ctx: DecodeContext = {},
+): NodeSpec {
   if (typeof tx === 'string') {
     return {
       id: `${parentId}/${tx}`, endpointId, kind: 'link', collapsible: 'none', icon: 'link', label: `#${index} ${shortHex(tx, 10, 6)}`,
-      description: receipt ? statusText(receipt.status) : undefined, copyValue: tx, command: goToCommand(endpointId, tx),
+      description: receipt ? statusText(receipt.status) : undefined, tooltip: tx, copyValue: tx, command: goToCommand(endpointId, tx),
     };
   }
   const id = `${parentId}/${tx.hash}`;
-  const to = tx.to ? shortHex(tx.to) : 'create';
+  const decoded = decodeTransaction(tx, ctx);
   const fields = Object.keys(tx).sort().map((key) => linkedField(`${id}/${key}`, endpointId, key, tx[key], transactionFieldDisplay(key, tx[key])));
   const status = receipt ? `${statusText(receipt.status)} · ` : '';
   return {
     id, endpointId, kind: 'transaction', collapsible: 'collapsed', icon: receipt ? (receipt.status === '0x1' ? 'pass' : 'error') : 'arrow-swap',
-    label: `#${index} ${shortHex(tx.hash, 10, 6)}`,
-    description: `${status}${shortHex(tx.from)} → ${to} · ${weiAsEth(tx.value)} · nonce ${hexAsDecimal(tx.nonce)}`,
-    tooltip: `${tx.hash}\nfrom ${tx.from}\nto ${tx.to ?? '(contract creation)'}`,
+    label: `#${index} ${decoded.summary}`,
+    description: `${status}${shortHex(tx.hash, 10, 6)} · from ${shortHex(tx.from)} · nonce ${hexAsDecimal(tx.nonce)}`,
+    tooltip: `${decoded.summary}\n${tx.hash}\nfrom ${tx.from}\nto ${tx.to ?? '(contract creation)'}\nvalue ${weiAsEth(tx.value)}`,
     copyValue: tx.hash,
     json: { title: `tx-${tx.hash.slice(0, 10)}`, value: tx },
     request: { method: 'eth_getTransactionByHash', params: [tx.hash] },
-    children: fields,
+    children: [inputNode(id, endpointId, decoded, String(tx.input ?? tx.data ?? '0x')), ...fields],
   };
 }
 
-export function receiptNode(parentId: string, endpointId: string, receipt: ReceiptJson, decimals: number, symbol: string): NodeSpec {
+export function receiptNode(parentId: string, endpointId: string, receipt: ReceiptJson, ctx: DecodeContext): NodeSpec {
   const id = `${parentId}/${receipt.transactionHash}`;
   const ok = receipt.status === '0x1';
   const logs = (receipt.logs ?? []) as Record<string, unknown>[];
@@ -96,38 +117,32 @@ export function receiptNode(parentId: string, endpointId: string, receipt: Recei
       fieldNode(`${id}/gasUsed`, endpointId, 'gasUsed', receipt.gasUsed, hexAsDecimal(receipt.gasUsed)),
       ...('cumulativeGasUsed' in receipt ? [fieldNode(`${id}/cumulativeGasUsed`, endpointId, 'cumulativeGasUsed', receipt.cumulativeGasUsed, hexAsDecimal(receipt.cumulativeGasUsed))] : []),
       ...('effectiveGasPrice' in receipt ? [fieldNode(`${id}/effectiveGasPrice`, endpointId, 'effectiveGasPrice', receipt.effectiveGasPrice, `${hexAsDecimal(receipt.effectiveGasPrice)} wei`)] : []),
-      ...logs.map((log, i) => logNode(`${id}/logs`, endpointId, log, i, decimals, symbol)),
+      ...logs.map((log, i) => logNode(`${id}/logs`, endpointId, log, i, ctx)),
     ],
   };
 }
 
-export function logNode(parentId: string, endpointId: string, log: Record<string, unknown>, index: number, decimals: number, symbol: string): NodeSpec {
-  const raw = log as unknown as RawLog;
+export function logNode(parentId: string, endpointId: string, log: Record<string, unknown>, index: number, ctx: DecodeContext): NodeSpec {
   const key = `${String(log.transactionHash ?? '')}:${String(log.logIndex ?? index)}`;
   const id = `${parentId}/${key}`;
-  const decoded = decodeTokenLog(raw, decimals, symbol);
-  const children = decoded
-    ? decoded.args.map((a) => (/^0x[0-9a-fA-F]{40}$/.test(a.value)
-      ? { ...linkedField(`${id}/${a.name}`, endpointId, 'address', a.value), label: a.name }
-      : fieldNode(`${id}/${a.name}`, endpointId, a.name, a.value)))
-    : [
-      linkedField(`${id}/address`, endpointId, 'address', raw.address),
-      ...raw.topics.map((t, i) => fieldNode(`${id}/topic${i}`, endpointId, `topic${i}`, t)),
-      fieldNode(`${id}/data`, endpointId, 'data', raw.data),
-    ];
-  if (raw.transactionHash) children.push(linkedField(`${id}/transactionHash`, endpointId, 'transactionHash', raw.transactionHash));
-  if (raw.blockNumber) children.push(linkedField(`${id}/blockNumber`, endpointId, 'blockNumber', raw.blockNumber, `#${hexAsDecimal(raw.blockNumber)}`));
+  const decoded = decodeLog(log, ctx);
+  const children = decoded.source === 'topics'
+    ? [linkedField(`${id}/address`, endpointId, 'address', log.address), ...decoded.args.map((a) => fieldNode(`${id}/${a.name}`, endpointId, a.name, a.raw))]
+    : [...decodedArgRows(id, endpointId, decoded), linkedField(`${id}/address`, endpointId, 'address', log.address)];
+  if (typeof log.transactionHash === 'string') children.push(linkedField(`${id}/transactionHash`, endpointId, 'transactionHash', log.transactionHash));
+  if (typeof log.blockNumber === 'string') children.push(linkedField(`${id}/blockNumber`, endpointId, 'blockNumber', log.blockNumber, `#${hexAsDecimal(log.blockNumber)}`));
   return {
-    id, endpointId, kind: 'log', collapsible: 'collapsed', icon: decoded ? 'symbol-event' : 'note',
-    label: decoded ? decoded.summary : `log ${shortHex(raw.topics[0] ?? '(anonymous)', 10, 6)}`,
-    description: `${raw.removed ? 'removed · ' : ''}tx ${shortHex(raw.transactionHash ?? '')} #${hexAsDecimal(raw.logIndex)}`,
+    id, endpointId, kind: 'log', collapsible: 'collapsed', icon: decoded.source === 'topics' ? 'note' : 'symbol-event',
+    label: decoded.summary,
+    description: `${log.removed === true ? 'removed · ' : ''}tx ${shortHex(log.transactionHash ?? '', 10, 6)} #${hexAsDecimal(log.logIndex)}`,
+    tooltip: `${decoded.summary}\ncontract ${String(log.address)}${decoded.abiSource ? `\nABI ${decoded.abiSource}` : ''}`,
     json: { title: `log-${key.slice(0, 10)}`, value: log },
     copyValue: JSON.stringify(log),
     children,
   };
 }
 
-function receiptsNode(ep: EndpointView, parentId: string, param: string, txCount: number, decimals: number, symbol: string): NodeSpec {
+function receiptsNode(ep: EndpointView, parentId: string, param: string, txCount: number, ctx: DecodeContext): NodeSpec {
   const id = `${parentId}/receipts`;
   const request = { method: 'eth_getBlockReceipts', params: [param] };
   const base: NodeSpec = {
@@ -143,11 +158,11 @@ function receiptsNode(ep: EndpointView, parentId: string, param: string, txCount
     ...base,
     description: `${loaded.value.length}`,
     json: { title: `receipts-${param}`, value: loaded.value },
-    children: loaded.value.map((r) => receiptNode(id, ep.id, r, decimals, symbol)),
+    children: loaded.value.map((r) => receiptNode(id, ep.id, r, ctx)),
   };
 }
 
-function logsNode(ep: EndpointView, parentId: string, decimals: number, symbol: string): NodeSpec {
+function logsNode(ep: EndpointView, parentId: string, ctx: DecodeContext): NodeSpec {
   const id = `${parentId}/logs`;
   const base: NodeSpec = { id, endpointId: ep.id, kind: 'logs', collapsible: 'collapsed', icon: 'list-filter', label: 'Logs', section: 'logs' };
   const loaded: Loaded<FilterLogs[]> | undefined = ep.logs;
@@ -163,13 +178,13 @@ function logsNode(ep: EndpointView, parentId: string, decimals: number, symbol: 
       id: `${id}/${f.filter.name}`, endpointId: ep.id, kind: 'logFilter' as const, collapsible: 'collapsed' as const, icon: 'filter',
       label: f.filter.name, description: `${f.logs.length}`,
       json: { title: `logs-${f.filter.name}`, value: f.logs },
-      children: f.logs.map((log, i) => logNode(`${id}/${f.filter.name}`, ep.id, log, i, decimals, symbol)),
+      children: f.logs.map((log, i) => logNode(`${id}/${f.filter.name}`, ep.id, log, i, ctx)),
     })),
   };
 }
 
 /** The node of the block at the current tag, with its fields, transactions, receipts and logs. */
-export function blockNode(ep: EndpointView, tagView: TagView, token?: { decimals: number; symbol: string }): NodeSpec {
+export function blockNode(ep: EndpointView, tagView: TagView, ctx: DecodeContext = {}): NodeSpec {
   const id = `${ep.id}/block`;
   const loaded = ep.block;
   const head = ep.overview?.ok ? ep.overview.value.head : undefined;
@@ -182,8 +197,6 @@ export function blockNode(ep: EndpointView, tagView: TagView, token?: { decimals
   const block = loaded.value;
   const title = blockTitle(tagView.tag, block, head);
   if (!block) return { ...base, label: title.label, children: [] };
-  const decimals = token?.decimals ?? 6;
-  const symbol = token?.symbol ?? '';
   const param = blockParam(tagView.tag, block);
   const txs = block.transactions;
   const fields = headerFields(id, ep.id, block);
@@ -198,9 +211,9 @@ export function blockNode(ep: EndpointView, tagView: TagView, token?: { decimals
     copyValue: typeof block.hash === 'string' ? block.hash : undefined,
     json: { title: `block-${title.label.replace(/[^a-z0-9]+/gi, '-')}`, value: block },
     children: [
-      transactionsNode(id, ep.id, txs, ep.blockReceipts),
-      receiptsNode(ep, id, param, txs.length, decimals, symbol),
-      logsNode(ep, id, decimals, symbol),
+      transactionsNode(id, ep.id, txs, ep.blockReceipts, ctx),
+      receiptsNode(ep, id, param, txs.length, ctx),
+      logsNode(ep, id, ctx),
       headerNode(id, ep.id, fields),
     ],
   };
@@ -220,19 +233,19 @@ function headerNode(blockNodeId: string, endpointId: string, fields: NodeSpec[])
   };
 }
 
-function transactionsNode(blockNodeId: string, endpointId: string, txs: (TransactionJson | string)[], receipts?: ReadonlyMap<string, ReceiptSummary>): NodeSpec {
+function transactionsNode(blockNodeId: string, endpointId: string, txs: (TransactionJson | string)[], receipts: ReadonlyMap<string, ReceiptSummary> | undefined, ctx: DecodeContext): NodeSpec {
   const id = `${blockNodeId}/transactions`;
   return {
     id, endpointId, kind: 'transactions', collapsible: 'expanded', icon: 'list-ordered',
     label: 'Transactions', description: `${txs.length}`,
-    children: txs.map((tx, i) => transactionNode(id, endpointId, tx, i, receipts?.get(typeof tx === 'string' ? tx : tx.hash))),
+    children: txs.map((tx, i) => transactionNode(id, endpointId, tx, i, receipts?.get(typeof tx === 'string' ? tx : tx.hash), ctx)),
   };
 }
 
 /** Transactions (with their status) and header of a block that is not the one at the tag. */
-export function blockDetailChildren(blockNodeId: string, endpointId: string, detail: BlockDetail): NodeSpec[] {
+export function blockDetailChildren(blockNodeId: string, endpointId: string, detail: BlockDetail, ctx: DecodeContext = {}): NodeSpec[] {
   return [
-    transactionsNode(blockNodeId, endpointId, detail.block.transactions, detail.receipts),
+    transactionsNode(blockNodeId, endpointId, detail.block.transactions, detail.receipts, ctx),
     headerNode(blockNodeId, endpointId, headerFields(blockNodeId, endpointId, detail.block)),
   ];
 }

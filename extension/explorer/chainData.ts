@@ -77,6 +77,8 @@ export interface TransactionFound {
   tx: TransactionJson;
   /** null: no receipt yet (pending); undefined: the endpoint would not give one. */
   receipt: ReceiptJson | null | undefined;
+  /** A failed transaction's revert reason, from replaying it with eth_call at its block's parent. */
+  revertReason?: string;
 }
 
 export interface AddressData {

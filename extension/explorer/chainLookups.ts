@@ -9,6 +9,7 @@ import type {
 } from './chainData';
 import { encodeBalanceOf, decodeUint256, TRANSFER_TOPIC } from './tokenCalls';
 import { REORG_WINDOW } from './activity';
+import { inputOf, revertReason } from './decoding';
 
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
 const pad32 = (address: string): string => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
@@ -19,7 +20,7 @@ export function isRangeRefusal(error: unknown): boolean {
 }
 
 export class ChainLookups {
-  constructor(private readonly reader: EndpointReader) {}
+  constructor(readonly reader: EndpointReader) {}
 
   async head(signal?: AbortSignal): Promise<bigint> {
     return BigInt(await this.reader.client.call<string>('eth_blockNumber', [], signal));
@@ -54,7 +55,26 @@ export class ChainLookups {
     if (!items[0].ok) throw items[0].error;
     const tx = items[0].value as TransactionJson | null;
     if (!tx) return null;
-    return { tx, receipt: items[1].ok ? (items[1].value as ReceiptJson | null) : undefined };
+    const receipt = items[1].ok ? (items[1].value as ReceiptJson | null) : undefined;
+    const revertReason = receipt && receipt.status === '0x0' ? await this.revertReason(tx, signal) : undefined;
+    return revertReason === undefined ? { tx, receipt } : { tx, receipt, revertReason };
+  }
+
+  /**
+   * Why a failed transaction reverted: the same call replayed with eth_call on the state before its
+   * block (other transactions of the block before it are not replayed, so it can differ).
+   */
+  async revertReason(tx: TransactionJson, signal?: AbortSignal): Promise<string | undefined> {
+    if (typeof tx.blockNumber !== 'string' || typeof tx.to !== 'string') return undefined;
+    const parent = BigInt(tx.blockNumber) === 0n ? 'earliest' : `0x${(BigInt(tx.blockNumber) - 1n).toString(16)}`;
+    const call = { from: tx.from, to: tx.to, data: inputOf(tx), value: tx.value ?? '0x0', gas: tx.gas };
+    try {
+      await this.reader.client.call<string>('eth_call', [call, parent], signal);
+      return 'reverted (the replay before its block succeeds: it depended on the block\'s earlier transactions)';
+    } catch (error) {
+      if (error instanceof JsonRpcError) return revertReason(error.data) ?? error.rpcMessage;
+      return undefined;
+    }
   }
 
   /**

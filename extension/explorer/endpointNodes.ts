@@ -5,6 +5,7 @@ import { foundGroup, goToRow } from './foundNodes';
 import { recentNode } from './recentNodes';
 import { hexAsDecimal, hexToBigInt, shortHex, tokenUnits, weiAsEth } from './format';
 import type { EndpointView, NodeSpec, SectionKey, TagView } from './nodeSpec';
+import type { DecodeContext } from './decoding';
 
 function lazySection(ep: EndpointView, key: SectionKey, label: string, icon: string): NodeSpec {
   return { id: `${ep.id}/${key}`, endpointId: ep.id, kind: key === 'accounts' ? 'accounts' : key === 'storage' ? 'storage' : 'token', collapsible: 'collapsed', icon, label, section: key };
@@ -21,6 +22,12 @@ function messageChild(id: string, endpointId: string, label: string, description
 function tokenFormat(ep: EndpointView): { decimals: number; symbol: string } | undefined {
   if (!ep.token?.ok) return undefined;
   return { decimals: ep.token.value.decimals ?? 6, symbol: ep.token.value.symbol ?? '' };
+}
+
+/** How this endpoint's transactions and logs are decoded: its token, and the user's ABIs. */
+export function decodeContext(ep: EndpointView): DecodeContext {
+  const token = ep.token?.ok ? { address: ep.token.value.address, decimals: ep.token.value.decimals ?? 6, symbol: ep.token.value.symbol ?? '' } : undefined;
+  return { token, abis: ep.abis };
 }
 
 export function accountsNode(ep: EndpointView): NodeSpec {
@@ -140,10 +147,11 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
   if (!overview.ok) return { ...base, icon: 'debug-disconnect', description: `${ep.displayUrl} · ${overview.error}`, children: [errorChild(id, ep.id, overview.error)] };
   const o = overview.value;
   const token = tokenFormat(ep);
-  const found = foundGroup(ep, { decimals: token?.decimals ?? 6, symbol: token?.symbol ?? '', address: ep.token?.ok ? ep.token.value.address : undefined });
+  const ctx = decodeContext(ep);
+  const found = foundGroup(ep, ctx);
   const children: NodeSpec[] = [
-    goToRow(ep.id), ...(found ? [found] : []), blockNode(ep, tagView, token), recentNode(ep),
-    activityNode(ep, { decimals: token?.decimals ?? 6, symbol: token?.symbol ?? '' }, options.activityBlocks ?? 100),
+    goToRow(ep.id), ...(found ? [found] : []), blockNode(ep, tagView, ctx), recentNode(ep, ctx),
+    activityNode(ep, ctx, options.activityBlocks ?? 100),
   ];
   if (options.showSafeFinalized) {
     for (const tag of ['safe', 'finalized'] as const) {
@@ -163,7 +171,8 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
     ...base,
     // No head here: a row that changes every block would refresh the whole endpoint subtree in
     // VS Code every block (the block rows below show the head).
-    description: `chain ${hexAsDecimal(o.chainId)} · ${o.clientVersion}`,
+    // Short enough for a sidebar of ordinary width; the client version is in the tooltip.
+    description: `chain ${hexAsDecimal(o.chainId)}`,
     tooltip: `${ep.name}\n${ep.displayUrl}\nchain id ${hexAsDecimal(o.chainId)}\n${o.clientVersion}`,
     children,
   };

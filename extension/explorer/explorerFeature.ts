@@ -11,6 +11,10 @@ import type { JsonDocuments } from './jsonDocuments';
 import { PendingToggle } from './pendingToggle';
 import { Poller } from './poller';
 import { ExplorerTreeProvider, type ExplorerNode } from './treeProvider';
+import { watchAbiSources } from './abiSources';
+import { ExpansionMemory } from './expansionMemory';
+import { chooseEndpoint } from './goToCommands';
+import { OPEN_TRANSACTION_COMMAND, TRANSACTION_SCHEME, TransactionPages } from './transactionPage';
 
 export const RPC_EXPLORER_VIEW = 'chainExplorer.rpcExplorer';
 
@@ -21,6 +25,10 @@ export interface ExplorerApi {
   poller: Poller;
   pending: PendingToggle;
   statusBarText(): string | undefined;
+  /** Transaction pages (their text, for tests). */
+  pages: TransactionPages;
+  /** Reads the user's ABIs again (setting and workspace build output); resolves once the tree has them. */
+  reloadAbis(): Promise<void>;
   /** Resolves once the one-off refreshes started so far (tag switch, settings change) are done. */
   idle(): Promise<void>;
 }
@@ -32,7 +40,9 @@ export function activateExplorer(
   output: vscode.LogOutputChannel,
 ): { api: ExplorerApi; disposables: vscode.Disposable[] } {
   const model = new ExplorerModel(() => registry.list(), () => readSettings());
-  const tree = new ExplorerTreeProvider(model, (id) => registry.get(id)?.source !== 'mock');
+  const expansion = new ExpansionMemory(context.workspaceState);
+  expansion.endpointsAre(registry.list().map((e) => e.id));
+  const tree = new ExplorerTreeProvider(model, (id) => registry.get(id)?.source !== 'mock', (spec) => expansion.stateOf(spec));
   const treeView = vscode.window.createTreeView(RPC_EXPLORER_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   const pending = new PendingToggle(context.workspaceState);
   model.setTag(pending.on ? 'pending' : 'latest');
@@ -77,13 +87,41 @@ export function activateExplorer(
     ).then((choice) => { if (choice) void vscode.commands.executeCommand('chainExplorer.moveKeysToSecretStorage'); });
   };
 
+  const abiSources = watchAbiSources((book) => {
+    model.abis = book;
+    output.info(`ABIs: ${book.size} read (chainExplorer.contractAbis and the workspace's out/ and artifacts/)`);
+    tree.refreshAll();
+  }, (message) => output.warn(message));
+  const pages = new TransactionPages(registry, () => model.abis);
+  /** A transaction row, (endpoint, hash) from another feature or a link, or nothing: ask. */
+  const openTransaction = async (given?: string | ExplorerNode, hashArg?: string): Promise<vscode.TextEditor | undefined> => {
+    const rowHash = typeof given === 'object' ? given.spec.copyValue : undefined;
+    const endpointId = await chooseEndpoint({ registry, treeView }, given, 'Open Transaction Page…');
+    const endpoint = endpointId ? registry.get(endpointId) : undefined;
+    if (!endpoint) {
+      void vscode.window.showInformationMessage('No endpoint yet: start the mock node or add an endpoint.');
+      return undefined;
+    }
+    const hash = hashArg ?? (rowHash && /^0x[0-9a-fA-F]{64}$/.test(rowHash) ? rowHash : await vscode.window.showInputBox({
+      title: `Open Transaction Page on ${endpoint.name}`, prompt: 'A transaction hash', placeHolder: '0x…', ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() === '' || /^0x[0-9a-fA-F]{64}$/.test(v.trim()) ? undefined : 'a transaction hash is 0x and 64 hex digits'),
+    }));
+    if (!hash?.trim()) return undefined;
+    return pages.open(endpoint, hash.trim());
+  };
+
   const disposables: vscode.Disposable[] = [
-    tree, treeView, pending, poller,
+    tree, treeView, pending, poller, abiSources, pages,
+    vscode.workspace.registerTextDocumentContentProvider(TRANSACTION_SCHEME, pages),
+    vscode.languages.registerDocumentLinkProvider({ scheme: TRANSACTION_SCHEME }, pages),
+    vscode.commands.registerCommand(OPEN_TRANSACTION_COMMAND, openTransaction),
     ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
     ...registerGoToCommands({ model, tree, treeView, registry, output }),
     tree.onDidUpdate(updateStatus),
     treeView.onDidChangeVisibility(updatePolling),
     vscode.window.onDidChangeWindowState(updatePolling),
+    treeView.onDidExpandElement((e) => expansion.record(e.element.spec.id, true)),
+    treeView.onDidCollapseElement((e) => expansion.record(e.element.spec.id, false)),
     treeView.onDidExpandElement(async (e) => {
       // Re-expanding an endpoint (its children cached by VS Code) puts it back into the polling.
       const spec = e.element.spec;
@@ -101,6 +139,7 @@ export function activateExplorer(
       refreshNow(); // show the other tag at once, even with polling off
     }),
     registry.onDidChange(() => {
+      expansion.endpointsAre(registry.list().map((e) => e.id));
       setEndpointCount();
       tree.refreshAll();
       offerToMoveKeys();
@@ -121,7 +160,8 @@ export function activateExplorer(
   updatePolling();
   return {
     api: {
-      model, tree, treeView, poller, pending,
+      model, tree, treeView, poller, pending, pages,
+      reloadAbis: () => abiSources.reload(),
       statusBarText: () => (registry.list().length > 0 ? pending.statusBar.text : undefined),
       idle: () => refreshing,
     },

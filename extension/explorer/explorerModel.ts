@@ -10,6 +10,7 @@ import { endpointNode, unshowableEndpointNode, unshowableText } from './endpoint
 import { EndpointReader, endpointUnusable } from './endpointReader';
 import { foundId } from './foundNodes';
 import { recentSectionId } from './recentNodes';
+import type { AbiBook } from './decoding';
 import type { EndpointData, EndpointView, NodeSpec, SectionKey } from './nodeSpec';
 import type { AccountData, BlockJson, FilterLogs, Loaded, LogFilterSetting, Overview, ReceiptJson, SlotData, SlotSetting, TokenData } from './chainData';
 
@@ -88,6 +89,8 @@ export type ChangeListener = (ids: string[]) => void;
 
 export class ExplorerModel {
   tag: 'latest' | 'pending' = 'latest';
+  /** The user's ABIs: the tree decodes other contracts' calls and events with them. */
+  abis: AbiBook | undefined;
   private tickCount = 0;
   private readonly states = new Map<string, EndpointState>();
   private readonly listeners = new Set<ChangeListener>();
@@ -156,7 +159,7 @@ export class ExplorerModel {
       accounts: state?.accounts, storage: state?.storage, token: state?.token, open: state?.open ?? new Set(),
       blockReceipts: this.tag === 'latest' ? state?.browser.blockReceipts : undefined,
       recent: state?.browser.recent, recentBlocks: state?.browser.recentBlocks, found: state?.browser.found, activity: state?.browser.activity,
-      recentPageSize: this.settings().recentBlocks,
+      recentPageSize: this.settings().recentBlocks, abis: this.abis,
     };
   }
 

@@ -5,6 +5,7 @@ import { hashDescription } from './blockTitle';
 import { hexAsDecimal, hexToBigInt, shortHex, tokenUnits, weiAsEth } from './format';
 import type { EndpointView, NodeSpec } from './nodeSpec';
 import type { AddressData, BlockDetail, Found, TransactionFound } from './chainData';
+import { decodeTransaction, type DecodeContext } from './decoding';
 
 export function foundGroupId(endpointId: string): string {
   return `${endpointId}/found`;
@@ -24,27 +25,28 @@ export function goToRow(endpointId: string): NodeSpec {
   };
 }
 
-interface TokenFormat {
-  decimals: number;
-  symbol: string;
-  address?: string;
-}
-
-function transactionFound(ep: EndpointView, key: string, found: TransactionFound, token: TokenFormat): NodeSpec {
+function transactionFound(ep: EndpointView, key: string, found: TransactionFound, ctx: DecodeContext): NodeSpec {
   const id = foundId(ep.id, { kind: 'transaction', key });
   const tx = found.tx;
-  const inner = transactionNode(id, ep.id, tx, 0, found.receipt ? { status: found.receipt.status, gasUsed: found.receipt.gasUsed } : undefined);
-  const where = typeof tx.blockNumber === 'string' ? `block #${hexAsDecimal(tx.blockNumber)}` : 'pending';
+  const inner = transactionNode(id, ep.id, tx, 0, found.receipt ? { status: found.receipt.status, gasUsed: found.receipt.gasUsed } : undefined, ctx);
+  const decoded = decodeTransaction(tx, ctx);
+  const where = typeof tx.blockNumber === 'string' ? `#${hexAsDecimal(tx.blockNumber)}` : 'pending';
   const receiptRow: NodeSpec = found.receipt
-    ? receiptNode(id, ep.id, found.receipt, token.decimals, token.symbol)
+    ? receiptNode(id, ep.id, found.receipt, ctx)
     : { id: `${id}/noReceipt`, endpointId: ep.id, kind: 'message', collapsible: 'none', label: found.receipt === null ? 'no receipt yet' : 'receipt not available' };
+  const failed = found.receipt && found.receipt.status !== '0x1';
+  const reason: NodeSpec[] = failed && found.revertReason
+    ? [{ id: `${id}/revertReason`, endpointId: ep.id, kind: 'field', collapsible: 'none', icon: 'error', label: `reverted: ${found.revertReason}`, tooltip: found.revertReason, copyValue: found.revertReason }]
+    : [];
+  const status = found.receipt ? (found.receipt.status === '0x1' ? 'success' : 'failed') : 'no receipt';
   return {
     ...inner,
     id,
     collapsible: 'expanded',
-    label: `tx ${shortHex(tx.hash, 10, 6)}`,
-    description: `${found.receipt ? `${statusText(found.receipt.status)} · ` : ''}${where} · ${inner.description?.replace(/^(success|failed \([^)]*\)) · /, '') ?? ''}`,
-    children: [{ ...receiptRow, label: `receipt: ${receiptRow.label}` }, ...(inner.children ?? [])],
+    label: decoded.summary,
+    description: `${status} · ${where} · tx ${shortHex(tx.hash, 10, 6)}`,
+    tooltip: `${decoded.summary}\n${tx.hash}\n${status}${found.revertReason ? `: ${found.revertReason}` : ''} · ${where}\nfrom ${String(tx.from)}\nto ${String(tx.to ?? '(contract creation)')}`,
+    children: [...reason, { ...receiptRow, label: `receipt: ${receiptRow.label}`, collapsible: found.receipt && (found.receipt.logs?.length ?? 0) > 0 ? 'expanded' : receiptRow.collapsible }, ...(inner.children ?? [])],
   };
 }
 
@@ -71,7 +73,8 @@ function direction(log: Record<string, unknown>, address: string): string {
   return from === me && to === me ? 'self' : from === me ? 'out' : 'in';
 }
 
-function addressFound(ep: EndpointView, key: string, data: AddressData, token: TokenFormat): NodeSpec {
+function addressFound(ep: EndpointView, key: string, data: AddressData, ctx: DecodeContext): NodeSpec {
+  const token = { decimals: ctx.token?.decimals ?? 6, symbol: ctx.token?.symbol ?? '' };
   const id = foundId(ep.id, { kind: 'address', key });
   const field = (name: string, description: string, copy?: string): NodeSpec => ({
     ...fieldNode(`${id}/${name}`, ep.id, name, copy ?? description, description),
@@ -84,7 +87,7 @@ function addressFound(ep: EndpointView, key: string, data: AddressData, token: T
     field('nonce', `${hexAsDecimal(data.nonceLatest)} · pending ${hexAsDecimal(data.noncePending)}`, hexAsDecimal(data.noncePending)),
     ...(tokenText ? [field(token.symbol || 'token', tokenText, String(tokenBalance))] : []),
     field('code', codeBytes > 0 ? `${codeBytes} bytes` : 'no code', data.code),
-    transfersNode(ep, id, data, token),
+    transfersNode(ep, id, data, ctx),
   ];
   return {
     id, endpointId: ep.id, kind: 'address', collapsible: 'expanded', icon: codeBytes > 0 ? 'file-code' : 'person',
@@ -97,7 +100,7 @@ function addressFound(ep: EndpointView, key: string, data: AddressData, token: T
   };
 }
 
-function transfersNode(ep: EndpointView, addressNodeId: string, data: AddressData, token: TokenFormat): NodeSpec {
+function transfersNode(ep: EndpointView, addressNodeId: string, data: AddressData, ctx: DecodeContext): NodeSpec {
   const id = `${addressNodeId}/transfers`;
   const base: NodeSpec = { id, endpointId: ep.id, kind: 'logs', collapsible: 'expanded', icon: 'arrow-swap', label: 'Token transfers' };
   if (!data.transfers.ok) {
@@ -113,16 +116,15 @@ function transfersNode(ep: EndpointView, addressNodeId: string, data: AddressDat
     children: logs.length === 0
       ? [{ id: `${id}/none`, endpointId: ep.id, kind: 'message', collapsible: 'none', label: `no Transfer in ${range}` }]
       : logs.map((log, i) => {
-        // Only the known token's amounts are scaled; other tokens' are shown as raw integers.
-        const known = token.address !== undefined && String(log.address).toLowerCase() === token.address.toLowerCase();
-        const node = logNode(id, ep.id, log, i, known ? token.decimals : 0, known ? token.symbol : '');
+        // Only the known token's amounts are scaled (decodeLog); other tokens' are shown as raw integers.
+        const node = logNode(id, ep.id, log, i, ctx);
         return { ...node, label: `${direction(log, data.address)} · ${node.label}`, description: `#${hexAsDecimal(log.blockNumber)} · ${node.description ?? ''}` };
       }),
   };
 }
 
 /** The Go to results group, newest first; undefined while there are none. */
-export function foundGroup(ep: EndpointView, token: TokenFormat): NodeSpec | undefined {
+export function foundGroup(ep: EndpointView, ctx: DecodeContext): NodeSpec | undefined {
   const found = ep.found ?? [];
   if (found.length === 0) return undefined;
   return {
@@ -130,9 +132,9 @@ export function foundGroup(ep: EndpointView, token: TokenFormat): NodeSpec | und
     label: 'Go to results', description: `${found.length}`,
     children: found.map((f) => {
       switch (f.kind) {
-        case 'transaction': return transactionFound(ep, f.key, f.found, token);
+        case 'transaction': return transactionFound(ep, f.key, f.found, ctx);
         case 'block': return blockFound(ep, f.key, f.detail);
-        case 'address': return addressFound(ep, f.key, f.data, token);
+        case 'address': return addressFound(ep, f.key, f.data, ctx);
       }
     }),
   };

@@ -13,8 +13,14 @@ export type GoToDeps = Pick<ExplorerCommandDeps, 'model' | 'tree' | 'treeView' |
 
 export type GoToResult = { ok: true; nodeId: string } | { ok: false; message: string } | undefined;
 
-/** The endpoint to look in: the one given, the selected row's, the only one, else the user's choice. */
-async function chooseEndpoint(deps: GoToDeps, given: string | ExplorerNode | undefined): Promise<string | undefined> {
+/** The endpoint chosen by hand this session (Go to and the transaction page ask once). */
+let remembered: string | undefined;
+
+/**
+ * The endpoint to look in: the one given (a row's, a link's), the selected row's, the only one,
+ * the one chosen earlier this session, else the user's choice (remembered).
+ */
+export async function chooseEndpoint(deps: Pick<GoToDeps, 'registry' | 'treeView'>, given: string | ExplorerNode | undefined, title = 'Go to…'): Promise<string | undefined> {
   if (typeof given === 'string') {
     const byIdOrName = deps.registry.list().find((e) => e.id === given || e.name === given);
     return byIdOrName?.id;
@@ -24,10 +30,12 @@ async function chooseEndpoint(deps: GoToDeps, given: string | ExplorerNode | und
   if (selected) return selected.spec.endpointId;
   const all = deps.registry.list();
   if (all.length <= 1) return all[0]?.id;
+  if (remembered && all.some((e) => e.id === remembered)) return remembered;
   const picked = await vscode.window.showQuickPick(
     all.map((e) => ({ label: e.name, description: e.displayUrl, id: e.id })),
-    { title: 'Go to…', placeHolder: 'Look on which endpoint?' },
+    { title, placeHolder: 'Look on which endpoint? (asked once this session)' },
   );
+  if (picked) remembered = picked.id;
   return picked?.id;
 }
 

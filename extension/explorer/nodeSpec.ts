@@ -4,6 +4,7 @@
 import type {
   AccountData, ActivityFilter, BlockDetail, BlockJson, FilterLogs, Found, Loaded, Overview, ReceiptJson, ReceiptSummary, SlotData, TokenData,
 } from './chainData';
+import type { AbiBook } from './decoding';
 
 export type NodeKind =
   | 'endpoint' | 'block' | 'field' | 'transactions' | 'transaction' | 'receipts' | 'receipt' | 'logs' | 'logFilter'
@@ -79,6 +80,8 @@ export interface EndpointView extends EndpointData {
   open: ReadonlySet<SectionKey>;
   /** How many recent blocks a page shows. */
   recentPageSize?: number;
+  /** The ABIs the user gave (calls and events of other contracts are decoded with them). */
+  abis?: AbiBook;
 }
 
 /** The tag the block node shows, and how many pending refreshes were seen for its number. */

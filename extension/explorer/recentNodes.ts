@@ -5,6 +5,7 @@ import { hashDescription } from './blockTitle';
 import { hexAsDecimal, hexAsTime } from './format';
 import type { EndpointView, NodeSpec, SectionKey } from './nodeSpec';
 import type { BlockJson } from './chainData';
+import type { DecodeContext } from './decoding';
 
 export const LOAD_OLDER_COMMAND = 'chainExplorer.loadOlderBlocks';
 
@@ -17,7 +18,7 @@ export function recentBlockKey(number: string): SectionKey {
   return `block:0x${BigInt(number).toString(16)}`;
 }
 
-function recentBlockNode(ep: EndpointView, block: BlockJson): NodeSpec | undefined {
+function recentBlockNode(ep: EndpointView, block: BlockJson, ctx: DecodeContext): NodeSpec | undefined {
   if (typeof block.number !== 'string') return undefined;
   const key = recentBlockKey(block.number);
   const id = `${recentSectionId(ep.id)}/${key.slice('block:'.length)}`;
@@ -33,10 +34,10 @@ function recentBlockNode(ep: EndpointView, block: BlockJson): NodeSpec | undefin
   const detail = ep.open.has(key) ? ep.recentBlocks?.get(key) : undefined;
   if (!detail) return base;
   if (!detail.ok) return { ...base, children: [{ id: `${id}/error`, endpointId: ep.id, kind: 'error', collapsible: 'none', icon: 'warning', label: detail.error, copyValue: detail.error }] };
-  return { ...base, json: { title: `block-${hexAsDecimal(block.number)}`, value: detail.value.block }, children: blockDetailChildren(id, ep.id, detail.value) };
+  return { ...base, json: { title: `block-${hexAsDecimal(block.number)}`, value: detail.value.block }, children: blockDetailChildren(id, ep.id, detail.value, ctx) };
 }
 
-export function recentNode(ep: EndpointView): NodeSpec {
+export function recentNode(ep: EndpointView, ctx: DecodeContext = {}): NodeSpec {
   const id = recentSectionId(ep.id);
   const base: NodeSpec = { id, endpointId: ep.id, kind: 'recent', collapsible: 'collapsed', icon: 'history', label: 'Recent blocks', section: 'recent' };
   const loaded = ep.recent;
@@ -45,7 +46,7 @@ export function recentNode(ep: EndpointView): NodeSpec {
   const blocks = loaded.value;
   const newest = blocks[0]?.number;
   const oldest = blocks[blocks.length - 1]?.number;
-  const children = blocks.map((b) => recentBlockNode(ep, b)).filter((n): n is NodeSpec => n !== undefined);
+  const children = blocks.map((b) => recentBlockNode(ep, b, ctx)).filter((n): n is NodeSpec => n !== undefined);
   if (oldest !== undefined && oldest !== null && BigInt(oldest) > 0n) {
     const page = ep.recentPageSize ?? 10;
     children.push({

@@ -21,7 +21,12 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
   private readonly refresher: TreeRefresher;
   private readonly subscription: { dispose(): void };
 
-  constructor(private readonly model: ExplorerModel, private readonly isRemovable: (endpointId: string) => boolean) {
+  constructor(
+    private readonly model: ExplorerModel,
+    private readonly isRemovable: (endpointId: string) => boolean,
+    /** The state to draw a row in (the user's choice kept across reloads); default: the row's own. */
+    private readonly stateOf: (spec: NodeSpec) => NodeSpec['collapsible'] = (spec) => spec.collapsible,
+  ) {
     this.refresher = new TreeRefresher({
       build: () => model.roots(),
       fire: (node) => this.emitter.fire(node),
@@ -41,7 +46,7 @@ export class ExplorerTreeProvider implements vscode.TreeDataProvider<ExplorerNod
       none: vscode.TreeItemCollapsibleState.None,
       collapsed: vscode.TreeItemCollapsibleState.Collapsed,
       expanded: vscode.TreeItemCollapsibleState.Expanded,
-    }[spec.collapsible]);
+    }[this.stateOf(spec)]);
     item.id = spec.id;
     item.description = spec.description;
     item.tooltip = spec.tooltip;

@@ -14,7 +14,7 @@ function child(node: NodeSpec | undefined, label: string): NodeSpec {
   return found;
 }
 
-const token = { decimals: 6, symbol: 'USDC', address: TOKEN };
+const token = { token: { decimals: 6, symbol: 'USDC', address: TOKEN } };
 const headers = [block({ number: '0x7c', hash: `0x${'7c'.repeat(32)}`, transactions: [] }), block({ number: '0x7b', transactions: [tx1.hash] })];
 
 describe('tree builders for browsing', () => {
@@ -41,7 +41,8 @@ describe('tree builders for browsing', () => {
     const row = child(node, '#123');
     assert.deepEqual(row.children?.map((c) => c.label), ['Transactions', 'Header']);
     const tx = child(child(row, 'Transactions'), '#0');
-    assert.match(tx.description ?? '', /^success · 0xf39f…2266 → 0x7099…79c8 · 1\.0 ETH · nonce 3$/);
+    assert.equal(tx.label, '#0 send 1.0 ETH to 0x7099…79c8', 'the label leads with what it does');
+    assert.match(tx.description ?? '', /^success · 0x11111111…111111 · from 0xf39f…2266 · nonce 3$/);
     assert.equal(tx.icon, 'pass');
   });
 
@@ -59,19 +60,20 @@ describe('tree builders for browsing', () => {
 
   it('shows a found transaction with its receipt status inline, its logs linked to the transaction', () => {
     const group = foundGroup(endpointView({ found: [{ kind: 'transaction', key: tx1.hash, found: { tx: tx1, receipt: receipt1 } }] }), token);
-    const tx = child(group, 'tx 0x11111111');
-    assert.match(tx.description ?? '', /^success · block #123 · 0xf39f…2266 → 0x7099…79c8/);
+    const tx = child(group, 'send 1.0 ETH');
+    assert.equal(tx.description, 'success · #123 · tx 0x11111111…111111');
+    assert.match(tx.tooltip ?? '', new RegExp(tx1.hash));
     const receipt = child(tx, 'receipt:');
     const log = child(receipt, 'Transfer');
-    assert.equal(log.label, 'Transfer 0xf39F…2266 → 0x7099…79C8 1.5 USDC');
+    assert.equal(log.label, 'Transfer 1.5 USDC 0xf39F…2266 → 0x7099…79C8');
     assert.deepEqual(child(log, 'transactionHash').command?.arguments, ['ep:mock', tx1.hash]);
     assert.deepEqual(child(log, 'from').command?.arguments?.[1]?.toString().toLowerCase(), ALICE);
   });
 
   it('says when a found transaction has no receipt yet', () => {
     const group = foundGroup(endpointView({ found: [{ kind: 'transaction', key: tx1.hash, found: { tx: { ...tx1, blockNumber: null }, receipt: null } }] }), token);
-    const tx = child(group, 'tx');
-    assert.match(tx.description ?? '', /^pending · /);
+    const tx = child(group, 'send');
+    assert.match(tx.description ?? '', /^no receipt · pending · tx /);
     assert.equal(child(tx, 'receipt:').label, 'receipt: no receipt yet');
   });
 
@@ -92,7 +94,7 @@ describe('tree builders for browsing', () => {
     const transfers = child(address, 'Token transfers');
     assert.equal(transfers.description, '2 in blocks #0–#124');
     assert.deepEqual(transfers.children?.map((c) => c.label.split(' · ')[0]), ['in', 'out']);
-    assert.match(transfers.children?.[1].label ?? '', /^out · Transfer 0xf39F…2266 → 0x7099…79C8 1\.5 USDC$/);
+    assert.match(transfers.children?.[1].label ?? '', /^out · Transfer 1\.5 USDC 0xf39F…2266 → 0x7099…79C8$/);
   });
 
   it('says how many calls a split log range took, and shows a contract as one', () => {

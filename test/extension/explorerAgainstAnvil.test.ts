@@ -41,7 +41,8 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
   it('shows the endpoint (chain id, client version, head) and the latest block with its header', async () => {
     await model.expandEndpoint('ep:anvil');
     const root = model.roots()[0];
-    assert.match(root.description ?? '', /^chain 31337 · anvil\/v[\d.]+$/);
+    assert.equal(root.description, 'chain 31337');
+    assert.match(root.tooltip ?? '', /anvil\/v[\d.]+/);
     const latest = find(root.children, 'latest');
     assert.equal(latest.label, 'latest #1');
     const header = find(latest.children, 'Header');
@@ -60,7 +61,8 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
     assert.equal(pending.label, 'pending #2');
     const txs = find(pending.children, 'Transactions').children ?? [];
     assert.deepEqual(txs.map((t) => t.copyValue), [hash]);
-    assert.match(txs[0].description ?? '', /^0xf39f…2266 → 0x7099…79c8 · 1\.0 ETH · nonce 0$/);
+    assert.equal(txs[0].label, '#0 send 1.0 ETH to 0x7099…79c8');
+    assert.match(txs[0].description ?? '', /^0x[0-9a-f]{8}…[0-9a-f]{6} · from 0xf39f…2266 · nonce 0$/);
     assert.match(find(txs[0].children, 'maxFeePerGas').description ?? '', /^\d+ wei$/);
     assert.match(find(find(root.children, 'Accounts').children, '0xf39Fd6').description ?? '', /^nonce 0 \/ pending 1 · /);
     assert.equal(find(find(root.children, 'Storage').children, 'slot 0').description, '0');
@@ -92,7 +94,9 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
     assert.ok(tx.ok, JSON.stringify(tx));
     const root = model.roots()[0];
     const found = find(root.children, 'Go to results');
-    assert.match(find(found.children, 'tx ').description ?? '', /^success · block #3 · 0xf39f…2266 → 0x7099…79c8/);
+    const sent = find(found.children, 'send ');
+    assert.equal(sent.label, 'send 0.000000000000000001 ETH to 0x7099…79c8');
+    assert.match(sent.description ?? '', /^success · #3 · tx 0x/);
     const address = await model.goTo('ep:anvil', BOB);
     assert.ok(address.ok);
     const bob = find(find(model.roots()[0].children, 'Go to results').children, '0x709979');

@@ -59,9 +59,10 @@ describe('Explorer browsing against the mock node @integration', function () {
       assert.ok(outcome.ok, JSON.stringify(outcome));
       const tx = byId(model.roots(), outcome.nodeId);
       assert.ok(tx, 'the result is in the tree');
-      assert.match(tx.description ?? '', /^success · block #1 · 0xf39f…2266 → 0x3600…0000/);
+      assert.equal(tx.label, 'transfer 2.5 USDC to 0x7099…79C8', 'the decoded call, without expanding anything');
+      assert.match(tx.description ?? '', /^success · #1 · tx 0x/);
       const log = find(find(tx.children, 'receipt:').children, 'Transfer');
-      assert.match(log.label, /^Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC$/);
+      assert.match(log.label, /^Transfer 2\.5 USDC 0xf39F…2266 → 0x7099…79C8$/);
     });
   });
 
@@ -77,7 +78,7 @@ describe('Explorer browsing against the mock node @integration', function () {
       assert.equal(find(address.children, 'code').description, 'no code');
       const transfers = find(address.children, 'Token transfers');
       assert.equal(transfers.description, '1 in blocks #0–#1');
-      assert.match(transfers.children?.[0].label ?? '', /^out · Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC$/);
+      assert.match(transfers.children?.[0].label ?? '', /^out · Transfer 2\.5 USDC 0xf39F…2266 → 0x7099…79C8$/);
       const token = await model.goTo('ep:public', node.tokenAddress);
       assert.ok(token.ok);
       assert.match(find(byId(model.roots(), token.nodeId)?.children, 'code').description ?? '', /^\d+ bytes$/);
@@ -100,9 +101,9 @@ describe('Explorer browsing against the mock node @integration', function () {
       await model.tick();
       const transfers = find(byId(model.roots(), address.nodeId)?.children, 'Token transfers');
       assert.equal(transfers.description, '1 in blocks #0–#1');
-      assert.match(transfers.children?.[0].label ?? '', /^out · Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC$/);
+      assert.match(transfers.children?.[0].label ?? '', /^out · Transfer 2\.5 USDC 0xf39F…2266 → 0x7099…79C8$/);
       assert.equal(find(byId(model.roots(), address.nodeId)?.children, 'nonce').description, '1 · pending 1');
-      assert.match(byId(model.roots(), tx.nodeId)?.description ?? '', /^success · block #1 · /);
+      assert.match(byId(model.roots(), tx.nodeId)?.description ?? '', /^success · #1 · /);
     });
   });
 
@@ -194,13 +195,13 @@ describe('Explorer browsing against the mock node @integration', function () {
         await model.tick();
         const rows = activity().children ?? [];
         assert.deepEqual(rows.map((r) => r.description?.split(' · ')[0]), ['#1'], `still there at block #${block}`);
-        assert.match(rows[0].label, /^Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC$/);
+        assert.match(rows[0].label, /^Transfer 2\.5 USDC 0xf39F…2266 → 0x7099…79C8$/);
       }
       await node.request('mock_reorg', [3, { leaveOut: [hash] }]);
       await node.request('evm_mine', []);
       await model.tick();
       const rows = activity().children ?? [];
-      assert.deepEqual(rows.map((r) => `${r.description?.split(' · ').slice(0, 2).join(' · ')}`), [`#4 · tx 0x${hash.slice(2, 6)}…${hash.slice(-4)} #0`, '#1 · removed']);
+      assert.deepEqual(rows.map((r) => `${r.description?.split(' · ').slice(0, 2).join(' · ')}`), [`#4 · tx ${hash.slice(0, 10)}…${hash.slice(-6)} #0`, '#1 · removed']);
       assert.equal(activity().description, '1 · 1 removed');
     });
   });

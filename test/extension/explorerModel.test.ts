@@ -161,7 +161,7 @@ describe('ExplorerModel retries an unexpanded endpoint that could not be read @i
     const again = await startMockNode({ port, auto: false, quiet: true });
     try {
       for (let i = 0; i < 25; i++) await model.tick();
-      assert.match(model.roots()[0].description ?? '', /^chain 31337 · /);
+      assert.equal(model.roots()[0].description, 'chain 31337');
     } finally {
       await again.stop();
     }

@@ -14,10 +14,11 @@ function child(node: NodeSpec | undefined, label: string): NodeSpec {
 }
 
 describe('explorer tree nodes', () => {
-  it('builds the endpoint with chain id and client version, the Go to row first', () => {
+  it('builds the endpoint with its chain id (the client version in the tooltip), the Go to row first', () => {
     const node = endpointNode(endpointView(), { tag: 'latest', pendingRefreshes: 0 }, { showSafeFinalized: false, hasToken: true });
     assert.equal(node.label, 'Mock node (public)');
-    assert.equal(node.description, 'chain 31337 · chain-mock-node/0.1.0');
+    assert.equal(node.description, 'chain 31337');
+    assert.match(node.tooltip ?? '', /chain-mock-node\/0\.1\.0/);
     assert.deepEqual(node.children?.map((c) => c.label), ['Go to…', 'latest #123', 'Recent blocks', 'Activity', 'Accounts', 'Storage', 'Token']);
     assert.deepEqual(node.children?.[0].command, { id: 'chainExplorer.goTo', title: 'Go to…', arguments: ['ep:mock'] });
   });
@@ -43,7 +44,8 @@ describe('explorer tree nodes', () => {
     assert.equal(txs.children?.length, 2);
     const first = txs.children![0];
     assert.equal(first.id, `ep:mock/block/transactions/${tx1.hash}`);
-    assert.equal(first.description, '0xf39f…2266 → 0x7099…79c8 · 1.0 ETH · nonce 3');
+    assert.equal(first.label, '#0 send 1.0 ETH to 0x7099…79c8');
+    assert.equal(first.description, `${tx1.hash.slice(0, 10)}…${tx1.hash.slice(-6)} · from 0xf39f…2266 · nonce 3`);
     assert.deepEqual(first.json?.value, tx1);
     assert.equal(child(first, 'nonce').description, '3');
     assert.equal(child(first, 'value').description, `1.0 ETH  (${tx1.value})`);
@@ -85,7 +87,8 @@ describe('explorer tree nodes', () => {
     assert.equal(receipts.children?.length, 1);
     const r = receipts.children![0];
     assert.equal(r.description, 'success · gas 21000 · 1 log');
-    assert.match(child(r, 'Transfer').label, /^Transfer 0xf39F…2266 → 0x7099…79C8 1\.5$/);
+    // No token read for this endpoint: the amount is the raw integer.
+    assert.match(child(r, 'Transfer').label, /^Transfer 1500000 0xf39F…2266 → 0x7099…79C8$/);
 
     const forbidden = blockNode(endpointView({
       open: new Set(['receipts']),

@@ -77,7 +77,8 @@ export async function runSuiteInWorkbench(
   });
   await page.exposeFunction('codeAutomationExit', (code: number) => finish(Number(code)));
   page.on('pageerror', (error) => log(`[page error] ${error.message}`));
-  await page.goto(url);
+  // A busy machine (several suites at once) takes more than the default 30 s to load the workbench.
+  await page.goto(url, { timeout: 120_000 });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<number>((resolve) => {
     timer = setTimeout(() => {

@@ -237,10 +237,15 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await shot('explorer-welcome.png');
     });
 
-    await step('starts the mock node from the welcome button and shows both endpoints', async () => {
+    await step('starts the mock node from the welcome button: the started endpoint opens by itself on its latest block', async () => {
       await page.locator('.welcome-view-content').getByRole('button', { name: 'Start Mock Node' }).click();
       await row(page, 'Mock node (public)').waitFor({ timeout: 30_000 });
       await row(page, 'Mock node (dedicated)').waitFor({ timeout: 5000 });
+      // The first minute (issue 24): no click, and the block is there.
+      await page.locator('.monaco-list-row[aria-expanded="true"]', { hasText: 'Mock node (public)' }).first().waitFor({ timeout: 10_000 });
+      await row(page, /latest #\d+/).waitFor({ timeout: 10_000 });
+      await page.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'Mock node (dedicated)' }).first().waitFor({ timeout: 5000 });
+      await shot('explorer-first-minute.png');
     });
 
     await step('expands the endpoint, then at once the latest block: it lists its children (issue 11)', async () => {
@@ -248,6 +253,9 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       // expanding it read it again; the explorer then refreshed the endpoint row right after VS
       // Code had listed its children, and a block expanded in that moment stayed empty for good.
       await row(page, /Mock node \(public\).*chain 31337/).waitFor({ timeout: 10_000 });
+      // It opened by itself: close it first, so that the step expands it as before.
+      await row(page, 'Mock node (public)').click();
+      await page.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'Mock node (public)' }).first().waitFor({ timeout: 10_000 });
       await new Promise((resolve) => setTimeout(resolve, 2500)); // the mock node seals a block every 2 s
       await row(page, 'Mock node (public)').click();
       await row(page, /latest #\d+/).click({ timeout: 10_000 });
@@ -264,21 +272,35 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
     });
 
     let transfer = '';
-    await step('a dapp sends a token transfer; Go to (palette) finds it by its hash, with its status', async () => {
+    await step('a dapp sends a token transfer; Go to from the endpoint\'s row asks no endpoint and shows the decoded transfer', async () => {
       transfer = await sendTokenTransfer(nodeUrl);
-      await runCommand(page, 'Chain: Go to Block, Transaction or Address');
+      await row(page, 'Go to…').click();
+      // Straight to the text box for this endpoint: no quick pick of endpoints first (issue 24).
+      await page.locator('.quick-input-widget', { hasText: 'Go to… on Mock node (public)' }).waitFor({ state: 'visible', timeout: 10_000 });
+      const input = page.locator('.quick-input-widget input');
+      await input.fill(transfer);
+      await page.keyboard.press('Enter');
+      await row(page, new RegExp(`^transfer 2\\.5 USDC to 0x7099…79C8.*success · #\\d+ · tx ${transfer.slice(0, 10)}`)).waitFor({ timeout: 15_000 });
+      await revealed(page, 'transfer 2.5 USDC to 0x7099…79C8');
+      await shot('explorer-goto-transaction.png');
+    });
+
+    await step('opens the transaction page of the found transfer from the palette: stage, decoded input, gas, logs', async () => {
+      await runCommand(page, 'Chain: Open Transaction Page');
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(transfer);
       await page.keyboard.press('Enter');
-      await row(page, new RegExp(`tx ${transfer.slice(0, 10)}.*success · block #\\d+`)).waitFor({ timeout: 15_000 });
-      await revealed(page, `tx ${transfer.slice(0, 10)}`);
-      await shot('explorer-goto-transaction.png');
+      const editor = page.locator('.editor-instance .view-lines');
+      await editor.filter({ hasText: /Stage:.*(included|safe|finalized) in block #\d+/ }).first().waitFor({ timeout: 15_000 });
+      await editor.filter({ hasText: /Action:.*transfer 2\.5 USDC to 0x7099…79C8/ }).first().waitFor({ timeout: 5000 });
+      await shot('transaction-page.png');
+      await runCommand(page, 'View: Close Editor');
     });
 
     await step('one click on the sender (a link) opens the address: balances, nonce, the token transfer out', async () => {
       await row(page, /^from0x/).click();
-      await row(page, /out · Transfer 0xf39F…2266 → 0x7099…79C8 2\.5 USDC/).waitFor({ timeout: 15_000 });
+      await row(page, /out · Transfer 2\.5 USDC 0xf39F…2266 → 0x7099…79C8/).waitFor({ timeout: 15_000 });
       await row(page, /^nonce\d+ · pending \d+/).waitFor({ timeout: 5000 });
       await revealed(page, '0xf39fd6…b92266');
       await shot('explorer-address.png');
@@ -294,7 +316,7 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
         await row(page, /Load \d+ older blocks/).click();
       }
       await blockRow.click({ timeout: 10_000 });
-      await row(page, new RegExp(`#0 ${transfer.slice(0, 10)}.*success · 0xf39f`)).waitFor({ timeout: 10_000 });
+      await row(page, new RegExp(`#0 transfer 2\\.5 USDC to 0x7099…79C8.*success · ${transfer.slice(0, 10)}`)).waitFor({ timeout: 10_000 });
       await shot('explorer-recent-blocks.png');
       await collapseAllAndExpand(page, 'Mock node (public)');
     });
@@ -303,9 +325,9 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await row(page, /^Activity/).click();
       await row(page, 'Token events').waitFor({ timeout: 10_000 });
       const mined = await sendCapture(nodeUrl);
-      const used = row(page, new RegExp(`AuthorizationUsed by 0xf39F…2266.*#${mined}\\b`));
+      const used = row(page, new RegExp(`AuthorizationUsed by 0xf39F…2266 · nonce.*#${mined}\\b`));
       await used.waitFor({ timeout: 15_000 });
-      await row(page, new RegExp(`Transfer 0xf39F…2266 → 0x7099…79C8 1 USDC.*#${mined}\\b`)).waitFor({ timeout: 5000 });
+      await row(page, new RegExp(`Transfer 1 USDC 0xf39F…2266 → 0x7099…79C8.*#${mined}\\b`)).waitFor({ timeout: 5000 });
       // Checked at every new head the status bar shows, until three blocks have gone by.
       const status = page.locator('.statusbar-item', { hasText: /latest #\d+/ }).first();
       const head = async () => Number(/latest #(\d+)/.exec(await status.innerText())?.[1] ?? -1);

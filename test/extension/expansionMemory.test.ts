@@ -1,0 +1,48 @@
+// The explorer's expanded and collapsed rows across window reloads, and which endpoint opens by
+// itself (the only one; the first new one: the mock node just started, an endpoint just added).
+import { strict as assert } from 'node:assert';
+import { ExpansionMemory, type Memento } from '../../extension/explorer/expansionMemory';
+import type { NodeSpec } from '../../extension/explorer/nodeSpec';
+
+class FakeMemento implements Memento {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+const spec = (id: string, collapsible: NodeSpec['collapsible'] = 'collapsed'): NodeSpec => ({ id, endpointId: id.split('/')[0], kind: 'endpoint', label: id, collapsible });
+
+describe('explorer expansion memory', () => {
+  it('opens the only endpoint, and later the first endpoint added', () => {
+    const memory = new ExpansionMemory(new FakeMemento());
+    memory.endpointsAre(['a']);
+    assert.equal(memory.stateOf(spec('a')), 'expanded');
+    memory.endpointsAre(['a', 'mock-public', 'mock-dedicated']);
+    assert.equal(memory.stateOf(spec('mock-public')), 'expanded');
+    assert.equal(memory.stateOf(spec('mock-dedicated')), 'collapsed');
+    const many = new ExpansionMemory(new FakeMemento());
+    many.endpointsAre(['a', 'b']);
+    assert.deepEqual([many.stateOf(spec('a')), many.stateOf(spec('b'))], ['collapsed', 'collapsed'], 'two at the start: the user picks');
+  });
+
+  it('keeps what the user expanded and collapsed across a reload', () => {
+    const memento = new FakeMemento();
+    const before = new ExpansionMemory(memento);
+    before.endpointsAre(['a']);
+    before.record('a', false);
+    before.record('a/recent', true);
+    before.record('a/found', false);
+    const after = new ExpansionMemory(memento); // a window reload: a new memory over the same workspace state
+    after.endpointsAre(['a']);
+    assert.equal(after.stateOf(spec('a')), 'collapsed', 'collapsed by the user: not opened again');
+    assert.equal(after.stateOf(spec('a/recent')), 'expanded');
+    assert.equal(after.stateOf(spec('a/found', 'expanded')), 'collapsed');
+    assert.equal(after.stateOf(spec('a/field', 'none')), 'none');
+    after.record('a', true);
+    assert.equal(new ExpansionMemory(memento).stateOf(spec('a')), 'expanded');
+  });
+});
