@@ -68,8 +68,19 @@ async function goTo(deps: GoToDeps, given?: string | ExplorerNode, text?: string
     void vscode.window.showWarningMessage(`${endpoint.name}: ${outcome.message}`);
     return outcome;
   }
-  const node = await deps.tree.revealable(outcome.nodeId);
-  if (node) await deps.treeView.reveal(node, { select: true, focus: true, expand: true });
+  // VS Code may not have drawn the endpoint yet (just started, or its row just opened by itself):
+  // a reveal it cannot place yet is tried once more; the result is in the tree either way.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const node = await deps.tree.revealable(outcome.nodeId);
+    if (!node) break;
+    try {
+      await deps.treeView.reveal(node, { select: true, focus: true, expand: true });
+      break;
+    } catch (error) {
+      if (attempt === 2) deps.output.info(`go to: could not reveal the result: ${error instanceof Error ? error.message : String(error)}`);
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
   return outcome;
 }
 

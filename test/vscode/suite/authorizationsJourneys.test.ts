@@ -188,7 +188,7 @@ describe('Authorization journeys from the commands alone', function () {
     const nodeId = revealed.outcome.nodeId;
     assert.match(nodeId, new RegExp(`/found/transaction/${hash}$`));
     await waitFor('the capture selected in the RPC Explorer', () => explorer.treeView.selection[0]?.id === nodeId);
-    assert.match(explorer.treeView.selection[0].spec.description ?? '', new RegExp(`^success · block #${block} · `));
+    assert.match(explorer.treeView.selection[0].spec.description ?? '', new RegExp(`^success · #${block} · `));
     assert.equal(await run('revealTransaction', { key, transaction: 'cancel' }), undefined);
     assert.match(lastError(), /no cancel transaction \(it has: capture\)/);
   });

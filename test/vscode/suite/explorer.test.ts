@@ -177,7 +177,7 @@ describe('RPC explorer with the mock node', function () {
       const logs = filters[0] ? await explorer.tree.getChildren(filters[0]) : [];
       return logs.find((l) => l.spec.label.startsWith('Transfer '));
     });
-    assert.equal(transfer.spec.label, `Transfer ${getAddress(from.address).slice(0, 6)}…${getAddress(from.address).slice(-4)} → ${getAddress(to.address).slice(0, 6)}…${getAddress(to.address).slice(-4)} 2.5 USDC`);
+    assert.equal(transfer.spec.label, `Transfer 2.5 USDC ${getAddress(from.address).slice(0, 6)}…${getAddress(from.address).slice(-4)} → ${getAddress(to.address).slice(0, 6)}…${getAddress(to.address).slice(-4)}`);
     const slots = await childrenAt(explorer, [PUBLIC, 'Storage']);
     const supply = slots.find((n) => n.spec.label.startsWith('token totalSupply'));
     const onChain = BigInt(await rpc(node.url, 'eth_getStorageAt', [node.tokenAddress, '0xb', 'latest']) as string);
@@ -213,7 +213,7 @@ describe('RPC explorer with the mock node', function () {
       const outcome = await vscode.commands.executeCommand<{ ok: boolean; nodeId: string }>('chainExplorer.goTo', endpointId, hash);
       assert.equal(outcome.ok, true);
       await waitFor('the result selected', () => explorer.treeView.selection[0]?.id === outcome.nodeId);
-      assert.match(explorer.treeView.selection[0].spec.description ?? '', /^success · block #\d+ · /);
+      assert.match(explorer.treeView.selection[0].spec.description ?? '', /^success · #\d+ · /);
     });
 
     it('reveals a transaction for other features by endpoint name and hash', async () => {

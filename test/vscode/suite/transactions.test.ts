@@ -27,6 +27,7 @@ describe('transactions you can read', function () {
     await showExplorer();
     await vscode.commands.executeCommand('chainExplorer.startMockNode');
     publicRow = await waitFor('the public endpoint', async () => (await explorer.tree.getChildren()).find((r) => r.spec.label === 'Mock node (public)'));
+    await waitFor('its block row', async () => (await explorer.tree.getChildren(publicRow)).some((c) => /^latest #\d+$/.test(c.spec.label)));
   });
 
   after(async () => {
