@@ -3,6 +3,7 @@
 // With `blockHash` the range is ignored (the seed's rule).
 import type { Chain } from '../../chain/chain';
 import { BloomProbe } from '../../chain/bloom';
+import { BLOOM_GROUP, groupBloom } from '../../chain/bloomGroups';
 import type { Hex } from '../../chain/hex';
 import type { BlockRecord, LogRecord } from '../../chain/types';
 import { findBlock, blockNumberForTag } from '../blockResolution';
@@ -109,10 +110,22 @@ export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, id
   return result;
 }
 
-export function* blocksInRange(chain: Chain, range: ResolvedRange): Generator<BlockRecord> {
-  for (let n = range.from; n <= range.to; n++) {
-    const block = chain.blockByNumber(n);
+/**
+ * The blocks of a range, in order. With a filter's probe, runs of 64 sealed blocks whose group
+ * bloom (bloomGroups.ts) cannot hold a match are passed over without reading a block.
+ */
+export function* blocksInRange(chain: Chain, range: ResolvedRange, probe?: BloomProbe): Generator<BlockRecord> {
+  const blockAt = (n: number) => chain.blockByNumber(BigInt(n))!;
+  const to = Number(range.to);
+  const sealedTo = Math.min(to, Number(chain.head));
+  for (let n = Number(range.from); n <= to; ) {
+    if (probe && n % BLOOM_GROUP === 0 && n + BLOOM_GROUP - 1 <= sealedTo && !probe.mayMatch(groupBloom(blockAt, n))) {
+      n += BLOOM_GROUP;
+      continue;
+    }
+    const block = chain.blockByNumber(BigInt(n));
     if (block) yield block;
+    n++;
   }
   if (range.includePending) yield chain.pending;
 }
@@ -137,15 +150,17 @@ export function checkBlockRange(range: ResolvedRange, head: bigint, limit: numbe
  * Like collectLogs, but stops at `cap` results: -32602 `query exceeds max results N, retry with
  * the range A-B`, where A-B is the longest range from the query's start that fits.
  */
-export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity, cap: number): Json[] {
+export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity, cap: number, from?: bigint): Json[] {
   if (cap <= 0) return collectLogs(blocks, filter, identity);
   const result: Json[] = [];
   const probe = bloomProbe(filter);
-  let first: bigint | undefined;
-  let lastFitting: bigint | undefined;
+  // The query's first block (blocks passed over by their group bloom are not yielded).
+  let first: bigint | undefined = from;
   for (const block of blocks) {
     const number = block.header.number;
     first ??= number;
+    // Every block before this one fits (read, or passed over by its bloom): the range is contiguous.
+    const lastFitting = number > first ? number - 1n : undefined;
     if (block.logs.length > 0 && probe.mayMatch(block.header.logsBloom)) {
       const ref = blockRef(block, identity);
       for (const log of block.logs) {
@@ -161,7 +176,6 @@ export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilt
         result.push(logJson(log, ref));
       }
     }
-    lastFitting = number;
   }
   return result;
 }
@@ -178,7 +192,7 @@ export function queryLogs(node: NodeServices, profile: ProfileName, query: LogQu
   }
   const range = resolveRange(node.chain, query);
   if (limits) checkBlockRange(range, node.chain.head, limits.maxLogBlockRange);
-  return collectLogsCapped(blocksInRange(node.chain, range), query.filter, identity, cap);
+  return collectLogsCapped(blocksInRange(node.chain, range, bloomProbe(query.filter)), query.filter, identity, cap, range.from);
 }
 
 export const logMethods: MethodTable = {
