@@ -198,6 +198,23 @@ describe('traces and access lists agree with Anvil running the real USDC', funct
     assert.deepEqual(differences, []);
   });
 
+  it('traces a pre-confirmed transaction in the pending block, and the same after the block seals', async () => {
+    const url = pair.node.url;
+    const hash = await rpc(url, 'eth_sendTransaction', [{ ...calls.transfer, gas: '0x30000' }]);
+    await rpc(url, 'mock_flashblock');
+    const options = { tracer: 'callTracer', tracerConfig: { withLog: true } };
+    const pending = await rpc(url, 'debug_traceTransaction', [hash, options]);
+    const pendingBlock = await rpc(url, 'debug_traceBlockByNumber', ['pending', options]);
+    assert.deepEqual(pendingBlock.map((t: any) => t.txHash), [hash]);
+    assert.deepEqual(pendingBlock[0].result, pending);
+    assert.equal(pending.calls[0].type, 'DELEGATECALL');
+    assert.equal(pending.calls[0].logs.length, 1);
+    await rpc(url, 'evm_mine');
+    assert.deepEqual(await rpc(url, 'debug_traceTransaction', [hash, options]), pending);
+    const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    assert.equal(pending.gasUsed, receipt.gasUsed, 'the replay charges what the block charged');
+  });
+
   it('refuses a tracer it does not serve, naming those it does; unknown transactions and blocks are errors', async () => {
     const error = await rpcError(pair.node.url, 'debug_traceCall', [calls.transfer, 'latest', { tracer: '4byteTracer' }]);
     assert.equal(error.code, (await rpcError(pair.anvil.url, 'debug_traceCall', [calls.transfer, 'latest', { tracer: '4byteTracer' }])).code);
