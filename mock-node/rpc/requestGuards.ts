@@ -11,7 +11,8 @@
 //   `application/json` (and geth's two aliases) is JSON-RPC here, so such a POST is refused.
 // - Origin: browsers always send it on cross-origin POSTs and on every WebSocket upgrade; tools
 //   (curl, ethers, viem, Python) send none. A request with an Origin is served only when that
-//   origin is allowed (--allow-origin, or --cors for any).
+//   origin is a loopback page (a developer's own dApp on http://localhost:5173, as Vite's dev
+//   server allows since its 2025 CORS change) or allowed (--allow-origin, or --cors for any).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 
@@ -71,10 +72,21 @@ export function hostRefusal(header: string | undefined): string {
   return `invalid host specified: ${JSON.stringify(name.slice(0, 100))} is not a loopback name; start the node with --allow-host ${/^[a-z0-9.-]+$/i.test(name) ? name : '<name>'} to answer to it`;
 }
 
+/**
+ * A page served from this machine: http(s) on `localhost`, `*.localhost`, `127.0.0.1` or `[::1]`,
+ * any port (Vite's default CORS rule). A DNS-rebound page keeps its own name as its origin.
+ */
+const LOOPBACK_ORIGIN = /^https?:\/\/(?:(?:[a-z0-9-]+\.)*localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/i;
+
+export function isLoopbackOrigin(origin: string): boolean {
+  return LOOPBACK_ORIGIN.test(origin.trim().replace(/\/+$/, ''));
+}
+
 /** Whether a request with this Origin header may be served (no Origin: not a browser, served). */
 export function originAllowed(origin: string | undefined, policy: ExposurePolicy): boolean {
   if (origin === undefined) return true;
   if (policy.allowOrigins.includes('*')) return true;
+  if (isLoopbackOrigin(origin)) return true;
   const normalized = origin.trim().toLowerCase().replace(/\/+$/, '');
   return policy.allowOrigins.some((allowed) => allowed.toLowerCase().replace(/\/+$/, '') === normalized);
 }
@@ -83,9 +95,9 @@ export function originRefusal(origin: string): string {
   return `origin ${JSON.stringify(origin.slice(0, 200))} is not allowed; start the node with --allow-origin <origin> (or --cors for any origin)`;
 }
 
-/** CORS headers for a request from `origin`: none unless that origin is allowed. */
+/** CORS headers for a request from `origin`: none unless that origin is allowed (a loopback page always is). */
 export function corsHeaders(origin: string | undefined, policy: ExposurePolicy): Record<string, string> {
-  if (policy.allowOrigins.length === 0) return {};
+  if (policy.allowOrigins.length === 0 && (origin === undefined || !isLoopbackOrigin(origin))) return {};
   const any = policy.allowOrigins.includes('*');
   if (!any && (origin === undefined || !originAllowed(origin, policy))) return {};
   return {

@@ -159,7 +159,7 @@ export function createExpressApp(services: NodeServices, http: HttpOptions): exp
 
 /** CORS headers for a request, or the shared empty set (the common case: no CORS configured). */
 function corsFor(headers: IncomingHttpHeaders, exposure: ExposurePolicy): Record<string, string> {
-  if (exposure.allowOrigins.length === 0) return NO_HEADERS;
+  if (exposure.allowOrigins.length === 0 && headers.origin === undefined) return NO_HEADERS;
   const cors = corsHeaders(originOf(headers), exposure);
   return Object.keys(cors).length === 0 ? NO_HEADERS : cors;
 }

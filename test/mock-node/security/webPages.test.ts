@@ -99,10 +99,23 @@ describe('web pages cannot crash or drive the node', function () {
       });
 
       it("a POST from a page's Origin is HTTP 403; tools send none and are served", async () => {
-        const reply = await rawRpc(node.url, CHAIN_ID, { origin: 'https://attacker.example' });
-        assert.equal(reply.status, 403);
-        assert.match(reply.body.error.message, /origin "https:\/\/attacker.example" is not allowed/);
-        assert.equal(reply.headers['access-control-allow-origin'], undefined);
+        for (const origin of ['https://attacker.example', 'http://localhost.attacker.example:5173', 'http://127.0.0.2:5173', 'http://[::2]:80', 'null', 'file://']) {
+          const reply = await rawRpc(node.url, CHAIN_ID, { origin });
+          assert.equal(reply.status, 403, origin);
+          assert.match(reply.body.error.message, /origin ".*" is not allowed/);
+          assert.equal(reply.headers['access-control-allow-origin'], undefined);
+        }
+      });
+
+      it("a loopback page (Vite's rule: localhost, *.localhost, 127.0.0.1, [::1], any port) is served with CORS headers by default", async () => {
+        for (const origin of ['http://localhost:5173', 'https://localhost', 'http://app.localhost:3000', 'http://127.0.0.1:8080', 'http://[::1]:5173']) {
+          const reply = await rawRpc(node.url, CHAIN_ID, { origin });
+          assert.equal(reply.body?.result, '0x7a69', origin);
+          assert.equal(reply.headers['access-control-allow-origin'], origin);
+          assert.equal(reply.headers.vary, 'Origin');
+        }
+        const preflight = await rawRequest(node.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+        assert.equal(preflight.headers['access-control-allow-origin'], 'http://localhost:5173');
       });
     });
   }
@@ -136,7 +149,12 @@ describe('web pages cannot crash or drive the node', function () {
       for (const [headers, expected] of [
         [{}, 101],
         [{ Origin: 'https://app.example' }, 101],
+        [{ Origin: 'http://localhost:5173' }, 101],
+        [{ Origin: 'http://127.0.0.1:3000' }, 101],
+        [{ Origin: 'http://[::1]:5173' }, 101],
         [{ Origin: 'https://attacker.example' }, 403],
+        [{ Origin: 'http://localhost.attacker.example' }, 403],
+        [{ Origin: 'http://localhost:5173', Host: 'attacker.example' }, 403],
         [{ Origin: 'null' }, 403],
         [{ Host: 'attacker.example' }, 403],
       ] as [Record<string, string>, number][]) {
