@@ -7,6 +7,7 @@ import { Chain, type GenesisAlloc } from './chain/chain';
 import type { Hex } from './chain/hex';
 import { DevAccounts, type DevAccount } from './execution/devAccounts';
 import { NativeContracts, storageOf } from './execution/execute';
+import { Impersonation } from './execution/impersonation';
 import type { NativeContract } from './execution/nativeContract';
 import { createStableToken } from './execution/token/index';
 import { logChainEvents } from './chainLog';
@@ -100,7 +101,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
     if (loaded) logger.info(`loaded ${options.stateFile}`, { blocks: loaded.blocks, queued: loaded.queued });
   }
   logChainEvents(chain, logger);
-  const services: NodeServices = { options, chain, accounts, contracts, logger };
+  const services: NodeServices = { options, chain, accounts, contracts, logger, impersonation: new Impersonation() };
   const handle = createRpcHandler(services, undefined, [apiKey]);
   const exposure = { bindHost: options.host, allowHosts: options.allowHosts, allowOrigins: options.cors ? ['*'] : options.allowOrigins };
   const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;

@@ -38,6 +38,7 @@ const p = (name: string, kind: ParamKind, doc: string, required = true): ParamSp
 const none = (name: string, summary: string, result: string, notes?: string[]): MethodSpec => ({ name, summary, params: [], result, notes });
 const control = (spec: MethodSpec): MethodSpec => ({ ...spec, control: true });
 
+
 /** eth_getLogs filter fields (the seed's table). */
 export const FILTER_FIELDS: { name: string; doc: string }[] = [
   { name: 'fromBlock', doc: 'string, optional. Hex number or block tag; default `latest`; `pending` includes pre-confirmed logs.' },
@@ -240,7 +241,16 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
   { control: true, name: 'evm_setNextBlockTimestamp', summary: 'Sets the next block\'s timestamp.', params: [p('timestamp', 'integer', 'Unix seconds, above the latest block\'s')], result: 'null' },
   control(none('evm_snapshot', 'Takes a snapshot of the chain.', 'Snapshot id (hex).')),
   { control: true, name: 'evm_revert', summary: 'Reverts to a snapshot.', params: [p('id', 'integer', 'Snapshot id')], result: 'Boolean.' },
-  { control: true, name: 'anvil_setBalance', summary: "Sets an account's ETH balance.", params: [p('address', 'address', 'Account'), p('balance', 'integer', 'Wei')], result: 'null' },
+  { control: true, name: 'anvil_setBalance', summary: "Sets an account's ETH balance (on top of pending).", params: [p('address', 'address', 'Account'), p('balance', 'integer', 'Wei')], result: 'null' },
+  { control: true, name: 'anvil_impersonateAccount', summary: 'eth_sendTransaction sends for this account without its key, with Anvil\'s fixed signature (r = s = 0). eth_sendRawTransaction is never affected.', params: [p('address', 'address', 'Account to send for')], result: 'null' },
+  { control: true, name: 'anvil_stopImpersonatingAccount', summary: 'Ends anvil_impersonateAccount for this account.', params: [p('address', 'address', 'Account')], result: 'null' },
+  { control: true, name: 'anvil_autoImpersonateAccount', summary: 'With true, eth_sendTransaction sends for any account without its key (Anvil\'s fixed signature).', params: [p('enabled', 'boolean', 'true to impersonate every sender')], result: 'null' },
+  {
+    control: true, name: 'anvil_setStorageAt', summary: 'Writes one storage slot of an account (on top of pending; the state root follows).',
+    params: [p('address', 'address', 'Account'), p('slot', 'slot', 'Storage slot as a hex integer'), p('value', 'hash', 'The new value: a 32-byte hex word')], result: 'true',
+  },
+  { control: true, name: 'anvil_setNonce', summary: "Sets an account's nonce (on top of pending).", params: [p('address', 'address', 'Account'), p('nonce', 'amount', 'Nonce: hex quantity, decimal string or number (above 2^64 - 1 sets 2^64 - 1, as Anvil)')], result: 'null' },
+  { control: true, name: 'anvil_setCode', summary: "Sets an account's code (on top of pending): served by eth_getCode and counted in the state root; not executed.", params: [p('address', 'address', 'Account'), p('code', 'data', 'Runtime code, 0x-prefixed hex bytes')], result: 'null' },
   control(none('mock_flashblock', 'Cuts one flashblock now (manual mode).', '{ number, index, transactions, gasUsed }')),
   { control: true, name: 'mock_reorg', summary: 'Replaces the last `depth` blocks.', params: [p('depth', 'integer', 'Blocks to replace'), p('options', 'any', 'Options', false)], result: 'Reorg summary.' },
   { control: true, name: 'mock_mint', summary: 'Mints the built-in token (no event).', params: [p('to', 'address', 'Recipient'), p('amount', 'amount', 'Base units (6 decimals): integer, decimal string or hex')], result: 'true' },
@@ -296,6 +306,13 @@ const ALIASES: readonly MethodSpec[] = [
   alias('anvil_increaseTime', 'evm_increaseTime'),
   alias('anvil_setNextBlockTimestamp', 'evm_setNextBlockTimestamp'),
   alias('hardhat_metadata', 'anvil_metadata'),
+  alias('hardhat_impersonateAccount', 'anvil_impersonateAccount'),
+  alias('hardhat_stopImpersonatingAccount', 'anvil_stopImpersonatingAccount'),
+  alias('hardhat_autoImpersonateAccount', 'anvil_autoImpersonateAccount'),
+  alias('hardhat_setStorageAt', 'anvil_setStorageAt'),
+  alias('hardhat_setNonce', 'anvil_setNonce'),
+  alias('hardhat_setCode', 'anvil_setCode'),
+  alias('hardhat_setBalance', 'anvil_setBalance'),
 ];
 
 export const METHOD_CATALOG: readonly MethodSpec[] = [...PRIMARY_METHODS, ...ALIASES];

@@ -1,5 +1,6 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
-import { getBytes, keccak256, Transaction } from 'ethers';
+import { concat, encodeRlp, getBytes, keccak256, Signature, Transaction, ZeroHash } from 'ethers';
+import type { Hex } from '../chain/hex';
 import type { AccessList, TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
 import { keccak256Bytes } from '../chain/keccak';
@@ -202,16 +203,68 @@ function undecodable(error: unknown): ChainError {
   return new ChainError({ kind: 'undecodable-transaction', reason: (error as Error).message.split(' (')[0] });
 }
 
+/**
+ * Anvil's signature on an impersonated sender's transaction (anvil_impersonateAccount): r = 0,
+ * s = 0, yParity 0. No key makes it, so such a transaction is recognisable and cannot be sent raw
+ * (eth_sendRawTransaction fails to recover a signer from it, as on Anvil).
+ */
+export const IMPERSONATED_SIGNATURE = Signature.from({ r: ZeroHash, s: ZeroHash, yParity: 0 });
+
+function isImpersonatedSignature(signature: Signature): boolean {
+  return signature.r === ZeroHash && signature.s === ZeroHash;
+}
+
+/**
+ * A transaction's hash: keccak256 of its encoding. For an impersonated sender's transaction, Anvil
+ * hashes its RLP network form (a typed transaction's encoding wrapped as an RLP string, a legacy
+ * one as it is) followed by the sender's address, so two senders' otherwise equal transactions
+ * (same fixed signature) differ; the node does the same.
+ */
+function transactionHash(encoded: string, signature: Signature, from: Hex): Hex {
+  if (!isImpersonatedSignature(signature)) return keccak256(encoded);
+  const typed = Number.parseInt(encoded.slice(2, 4), 16) < 0x80;
+  return keccak256(concat([typed ? encodeRlp(encoded) : encoded, from]));
+}
+
+/** An unsigned transaction sent for an impersonated sender, with Anvil's fixed signature. */
+export function impersonatedTransaction(unsigned: Transaction, from: Hex): TransactionRecord {
+  const tx = unsigned.clone();
+  tx.signature = IMPERSONATED_SIGNATURE;
+  return fromEthers(tx, tx.serialized.toLowerCase(), from);
+}
+
+/**
+ * Decodes the encoding of an impersonated sender's transaction (a saved state keeps it with its
+ * sender); undefined when `encoded` carries a real signature. ethers reads a legacy one with
+ * r = s = 0 as unsigned, its EIP-155 v in place of the chain id.
+ */
+export function decodeImpersonated(encoded: string, from: Hex): TransactionRecord | undefined {
+  const tx = Transaction.from(encoded);
+  if (tx.signature && !isImpersonatedSignature(tx.signature)) return undefined;
+  if (tx.signature) {
+    tx.signature = null; // re-attached below (ethers would try to recover a sender from it)
+  } else {
+    if (tx.type !== 0 || tx.chainId < 35n || (tx.chainId - 35n) % 2n !== 0n) return undefined;
+    tx.chainId = (tx.chainId - 35n) / 2n;
+  }
+  const record = impersonatedTransaction(tx, from.toLowerCase());
+  return record.encoded === encoded.toLowerCase() ? record : undefined;
+}
+
 /** Our record of an ethers transaction; pass `from` when it is already known to skip a recovery. */
 export function fromEthers(tx: Transaction, encoded: string, from = tx.from!): TransactionRecord {
   const signature = tx.signature!;
   const type = tx.type ?? 0;
+  const sender = from.toLowerCase();
+  // A legacy v: EIP-155's as sent (networkV), or computed from the chain id for a signature the
+  // node attached itself; 27/28 without a chain id.
+  const legacyV = signature.networkV ?? (tx.chainId > 0n ? tx.chainId * 2n + 35n + BigInt(signature.yParity) : BigInt(signature.v));
   return {
-    hash: keccak256(encoded),
+    hash: transactionHash(encoded, signature, sender),
     type,
     chainId: type === 0 && tx.chainId === 0n ? null : tx.chainId,
     nonce: BigInt(tx.nonce),
-    from: from.toLowerCase(),
+    from: sender,
     to: tx.to ? tx.to.toLowerCase() : null,
     value: tx.value,
     input: tx.data.toLowerCase(),
@@ -223,7 +276,7 @@ export function fromEthers(tx: Transaction, encoded: string, from = tx.from!): T
       type === 0
         ? null
         : (tx.accessList ?? []).map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
-    v: type === 0 ? BigInt(signature.networkV ?? BigInt(signature.v)) : BigInt(signature.yParity),
+    v: type === 0 ? legacyV : BigInt(signature.yParity),
     r: signature.r.toLowerCase(),
     s: signature.s.toLowerCase(),
     yParity: signature.yParity,

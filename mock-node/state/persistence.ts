@@ -20,7 +20,7 @@ import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord, Transa
 import { encodeReceipt } from '../chain/blockInProgress';
 import { bloomOfLogs } from '../chain/bloom';
 import { orderedTrieRoot } from '../chain/tries';
-import { fromEthers } from '../execution/transaction';
+import { decodeImpersonated, fromEthers } from '../execution/transaction';
 import { scrubSecrets } from '../redact';
 import { checkSavedStateShape, StateFileError } from './savedStateShape';
 import { STATE_FORMAT, STATE_VERSION, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from './savedState';
@@ -119,6 +119,9 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
 function decodeTransaction([encoded, from]: [string, string], where: string): TransactionRecord {
   let tx: Transaction;
   try {
+    // An impersonated sender's transaction carries no real signature: the file's sender is its sender.
+    const impersonated = decodeImpersonated(encoded, from);
+    if (impersonated) return impersonated;
     tx = Transaction.from(encoded);
   } catch (error) {
     throw new StateFileError(`${where}: cannot decode a transaction: ${scrubSecrets((error as Error).message)}`);

@@ -1,5 +1,6 @@
 // Every method table of the node. handler.ts builds its dispatch from the catalog and these tables
 // (plus the fault-injection methods it owns), and refuses to start when they disagree.
+import { accountControlMethods } from './accountControl';
 import { blockMethods } from './blocks';
 import { chainInfoMethods } from './chainInfo';
 import { controlMethods } from './control';
@@ -22,5 +23,5 @@ import type { MethodTable } from './types';
 
 export const METHOD_TABLES: readonly MethodTable[] = [
   chainInfoMethods, blockMethods, logMethods, filterMethods, stateMethods, proofMethods, accessListMethods, debugMethods, simulateMethods, transactionMethods, signingMethods,
-  poolMethods, controlMethods, miningMethods, nodeInfoMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
+  poolMethods, controlMethods, accountControlMethods, miningMethods, nodeInfoMethods, reorgControlMethods, tokenControlMethods, stateFileMethods,
 ];

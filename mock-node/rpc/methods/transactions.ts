@@ -6,7 +6,7 @@ import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
 import type { AccessList, BlockRecord } from '../../chain/types';
 import { ChainError } from '../../chain/errors';
 import { simulateCall } from '../../execution/call';
-import { decodeRawTransaction, fromEthers } from '../../execution/transaction';
+import { decodeRawTransaction, fromEthers, impersonatedTransaction } from '../../execution/transaction';
 import { stateBlock } from '../blockResolution';
 import { RpcError, invalidInput, invalidParams } from '../errors';
 import {
@@ -116,8 +116,12 @@ function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord): big
 async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {
   const call = parseCallObject(params[0], 0, true);
   const { node } = ctx;
-  const wallet = node.accounts.wallet(call.from);
-  if (!wallet) throw invalidInput(`unknown account ${call.from}: eth_sendTransaction signs for dev accounts only; sign locally and use eth_sendRawTransaction`);
+  // As on Anvil, an impersonated sender is sent for with the fixed signature even when it is a dev account.
+  const impersonated = node.impersonation.covers(call.from);
+  const wallet = impersonated ? undefined : node.accounts.wallet(call.from);
+  if (!wallet && !impersonated) {
+    throw invalidInput(`unknown account ${call.from}: eth_sendTransaction signs for dev accounts and impersonated accounts only; sign locally and use eth_sendRawTransaction, or anvil_impersonateAccount first`);
+  }
   const pending = node.chain.pending;
   const nonce = call.nonce ?? node.chain.nextNonce(call.from);
   // The same limit eth_sendRawTransaction meets when it decodes such a transaction.
@@ -145,6 +149,7 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
     ...fees,
     accessList: call.accessList,
   });
+  if (!wallet) return node.chain.submit(impersonatedTransaction(tx, call.from));
   const signed = await wallet.signTransaction(tx);
   const record = fromEthers(Transaction.from(signed), signed.toLowerCase(), wallet.address);
   return node.chain.accept(record);

@@ -3,6 +3,7 @@
 import type { Chain } from '../../chain/chain';
 import type { DevAccounts } from '../../execution/devAccounts';
 import type { NativeContracts } from '../../execution/execute';
+import type { Impersonation } from '../../execution/impersonation';
 import type { Logger } from '../../logger';
 import type { MockNodeOptions } from '../../options';
 
@@ -13,6 +14,8 @@ export interface NodeServices {
   readonly chain: Chain;
   readonly accounts: DevAccounts;
   readonly contracts: NativeContracts;
+  /** Senders eth_sendTransaction sends for without a key (anvil_impersonateAccount). */
+  readonly impersonation: Impersonation;
   readonly logger: Logger;
 }
 
