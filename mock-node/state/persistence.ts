@@ -163,6 +163,8 @@ function applyChanges(draft: StateDraft, changes: StateChanges): void {
  * verified against its header: hash, state root, transactionsRoot, receiptsRoot, logsBloom (the
  * block's and each receipt's), gas used and each transaction's signer. Nothing changes unless all hold.
  */
+const ZERO_PARENT_HASH = '0x' + '00'.repeat(32);
+
 export async function importState(chain: Chain, options: MockNodeOptions, raw: unknown, source = 'state file'): Promise<{ blocks: number; queued: number }> {
   const candidate = raw as Partial<SavedState> | null | undefined;
   if (typeof candidate !== 'object' || candidate === null || candidate.format !== STATE_FORMAT) throw new StateFileError(`${source} is not a chain-mock-node state file`, true);
@@ -183,6 +185,11 @@ export async function importState(chain: Chain, options: MockNodeOptions, raw: u
     for (const [key, value] of Object.entries(savedBlock.header)) header[key] = (BIGINT_HEADER_FIELDS as readonly string[]).includes(key) ? BigInt(value) : value;
     const blockHeader = header as unknown as BlockHeader;
     if (hashHeader(blockHeader) !== savedBlock.hash) throw new StateFileError(`${where}: the header does not hash to ${savedBlock.hash}`);
+    // The blocks form one chain from genesis: a block left out (one that changed no state leaves
+    // every state root valid) or put out of order is refused, not loaded with numbers out of step.
+    if (blockHeader.number !== BigInt(n)) throw new StateFileError(`${where}: the header's number is ${blockHeader.number}, not ${n}`);
+    const parentHash = n === 0 ? ZERO_PARENT_HASH : blocks[n - 1].hash;
+    if (blockHeader.parentHash !== parentHash) throw new StateFileError(`${where}: the header's parentHash is not the hash of block ${n - 1}`);
     if (state === undefined) {
       const accounts = new Map<Hex, AccountRecord>();
       for (const [address, [nonce, balance, code]] of Object.entries(savedBlock.state.accounts)) accounts.set(address, { nonce: BigInt(nonce), balance: BigInt(balance), code });

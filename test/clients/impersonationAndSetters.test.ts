@@ -293,4 +293,20 @@ describe('impersonation and setters on the mock node alone', function () {
       await second.stop();
     }
   });
+
+  it('a saved state with an empty block left out is refused (every state root would still match)', async () => {
+    const node = await startTestNode();
+    try {
+      await rpc(node.url, 'evm_mine', [3]);
+      const dump = await rpc(node.url, 'mock_dumpState');
+      const head = await rpc(node.url, 'eth_blockNumber');
+      dump.blocks.splice(2, 1);
+      const error = await rpcError(node.url, 'mock_loadState', [dump]);
+      assert.equal(error.code, -32000);
+      assert.match(error.message, /block 2: the header's number is 3, not 2/);
+      assert.equal(await rpc(node.url, 'eth_blockNumber'), head, 'nothing changed');
+    } finally {
+      await node.stop();
+    }
+  });
 });
