@@ -20,8 +20,8 @@ export function groupBloom(blockAt: (n: number) => BlockRecord, start: number): 
     for (let n = start; n < start + BLOOM_GROUP; n++) {
       const block = blockAt(n);
       if (block.logs.length === 0) continue;
-      const hex = block.header.logsBloom;
-      for (let i = 0; i < BLOOM_BYTES; i++) bits[i] |= parseInt(hex.slice(2 + 2 * i, 4 + 2 * i), 16);
+      const blockBits = Buffer.from(block.header.logsBloom.slice(2), 'hex');
+      for (let i = 0; i < BLOOM_BYTES; i++) bits[i] |= blockBits[i];
     }
     bloom = bytesToHex(bits);
     groupBlooms.set(last, bloom);
