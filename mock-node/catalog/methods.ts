@@ -313,6 +313,9 @@ const ALIASES: readonly MethodSpec[] = [
   alias('hardhat_setNonce', 'anvil_setNonce'),
   alias('hardhat_setCode', 'anvil_setCode'),
   alias('hardhat_setBalance', 'anvil_setBalance'),
+  alias('anvil_setBlockGasLimit', 'evm_setBlockGasLimit'),
+  alias('hardhat_dropTransaction', 'anvil_dropTransaction'),
+  alias('hardhat_dropAllTransactions', 'anvil_dropAllTransactions'),
 ];
 
 export const METHOD_CATALOG: readonly MethodSpec[] = [...PRIMARY_METHODS, ...ALIASES];
