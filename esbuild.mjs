@@ -30,10 +30,15 @@ const wasmBesideBundle = {
 const sea = process.argv.includes('--sea');
 // ws, needed from the first WebSocket upgrade on, is dist/mock-node-ws.js the same way.
 const LAZY_BUNDLES = { express: 'mock-node-express.js', ws: 'mock-node-ws.js' };
+// The EVM (mock-node/execution/evm/machine.ts with @ethereumjs/evm), required by
+// mock-node/execution/evm/index.ts only when a message first meets code: dist/mock-node-evm.js.
+const EVM_BUNDLE = 'mock-node-evm.js';
 const lazyBesideBundle = {
   name: 'lazy-dependencies-beside-bundle',
   setup(build) {
     build.onResolve({ filter: /^(express|ws)$/ }, (args) => (args.kind === 'require-call' ? { path: `./${LAZY_BUNDLES[args.path]}`, external: true } : undefined));
+    build.onResolve({ filter: /^\.\/machine$/ }, (args) =>
+      args.kind === 'require-call' && /execution[\\/]evm$/.test(args.resolveDir) ? { path: `./${EVM_BUNDLE}`, external: true } : undefined);
   },
 };
 
@@ -67,6 +72,8 @@ const builds = sea ? [
   { ...common, entryPoints: ['extension/language/server/server.ts'], outfile: 'dist/languageServer.js' },
   // vscode-languageclient, required by the extension only when a .jsonrpc / .authorization.json file opens.
   { ...common, entryPoints: ['extension/language/clientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
+  // The EVM alone, for the lazy require('./machine') of mock-node/execution/evm/index.ts.
+  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/execution/evm/machine.ts'], outfile: `dist/${EVM_BUNDLE}` },
   // Express and ws alone, for the lazy require('express') and require('ws') of the mock node bundles.
   ...Object.entries(LAZY_BUNDLES).map(([name, file]) => ({
     ...common, plugins: [], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${name}-entry.js` }, outfile: `dist/${file}`,

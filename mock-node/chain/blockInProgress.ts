@@ -51,8 +51,22 @@ export class BlockInProgress {
   }
 
   /** What a transaction executing in this block sees. */
-  environment(chainId: bigint): BlockEnvironment {
-    return { number: this.number, timestamp: this.timestamp, chainId, coinbase: this.params.coinbase, baseFeePerGas: this.params.baseFeePerGas };
+  environment(chainId: bigint, blockHash?: (number: bigint) => Hex | undefined): BlockEnvironment {
+    const { parent, gasLimit } = this.params;
+    const number = this.number;
+    return {
+      number,
+      timestamp: this.timestamp,
+      chainId,
+      coinbase: this.params.coinbase,
+      baseFeePerGas: this.params.baseFeePerGas,
+      gasLimit,
+      // Only the EVM reads it (PREVRANDAO): hashed when asked.
+      get prevRandao(): Hex {
+        return mixHashOf(parent.hash, number);
+      },
+      blockHash,
+    };
   }
 
   /** Appends transactions executed in one flashblock, with the state after them. */
@@ -92,7 +106,7 @@ export class BlockInProgress {
       gasUsed: this.gasUsed,
       timestamp: this.timestamp,
       extraData: this.params.extraData,
-      mixHash: keccak256(concat([parent.hash, toBeHex(this.number, 32)])),
+      mixHash: mixHashOf(parent.hash, this.number),
       nonce: ZERO_NONCE,
       baseFeePerGas: this.params.baseFeePerGas,
       withdrawalsRoot: EMPTY_TRIE_ROOT,
@@ -128,4 +142,9 @@ export function encodeReceipt(type: number, receipt: ReceiptRecord): Hex {
     receipt.logs.map((log) => [log.address, log.topics, log.data]),
   ]);
   return type === 0 ? body : concat([toBeHex(type, 1), body]);
+}
+
+/** The header's mixHash (PREVRANDAO): derived from the parent's hash and the number. */
+function mixHashOf(parentHash: Hex, number: bigint): Hex {
+  return keccak256(concat([parentHash, toBeHex(number, 32)]));
 }

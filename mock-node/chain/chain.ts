@@ -229,8 +229,14 @@ export class Chain extends EventEmitter<ChainEvents> {
       chainId: this.options.chainId,
       coinbase: block.header.miner,
       baseFeePerGas: block.header.baseFeePerGas,
+      gasLimit: block.header.gasLimit,
+      prevRandao: block.header.mixHash,
+      blockHash: this.hashOfBlock,
     };
   }
+
+  /** BLOCKHASH for the EVM: the hash of a sealed block of the canonical chain. */
+  private readonly hashOfBlock = (number: bigint): Hex | undefined => this.blockByNumber(number)?.hash;
 
   /** The environment a call "at latest" runs in: geth uses the latest header. */
   baseFeeForNextBlock(): bigint {
@@ -710,7 +716,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async flashblock(): Promise<BlockRecord> {
     const block = this.building;
     if (!block.timestampFixed) block.timestamp = this.clock.stampFor(block.params.parent.header.timestamp);
-    const env = block.environment(this.options.chainId);
+    const env = block.environment(this.options.chainId, this.hashOfBlock);
     const draft = new StateDraft(block.state);
     const added: IncludedTransaction[] = [];
     const dropped: { tx: TransactionRecord; reason: 'nonce too low' | 'insufficient funds for gas * price + value' }[] = [];
@@ -722,7 +728,9 @@ export class Chain extends EventEmitter<ChainEvents> {
       progress = false;
       for (const tx of this.queue.list()) {
         const index = block.included.length + added.length;
-        const result = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
+        let result = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
+        // Only a transaction that meets EVM code is asynchronous.
+        if (result instanceof Promise) result = await result;
         if ('problem' in result) {
           if (result.problem === 'nonce-too-low' || result.problem === 'insufficient-funds') {
             this.queue.remove(tx);

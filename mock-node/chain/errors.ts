@@ -8,7 +8,6 @@ export type ChainFault =
   | { kind: 'undecodable-transaction'; reason: string }
   | { kind: 'unsupported-transaction-type'; type: number | null }
   | { kind: 'invalid-chain-id'; have: bigint; want: bigint }
-  | { kind: 'contract-creation' }
   | { kind: 'tip-above-fee-cap'; from?: Hex; maxPriorityFeePerGas: bigint; maxFeePerGas: bigint }
   | { kind: 'intrinsic-gas-too-low'; gas: bigint; minimum: bigint }
   /** EIP-7623: the limit is under the calldata floor. */
@@ -29,6 +28,11 @@ export type ChainFault =
   // A call (eth_call / eth_estimateGas).
   | { kind: 'insufficient-funds-for-transfer' }
   | { kind: 'out-of-gas' }
+  /** The EVM stopped for another reason than REVERT or running out of gas (an invalid opcode, a stack underflow…). */
+  | { kind: 'halted'; error: string }
+  | { kind: 'initcode-too-large'; size: number }
+  /** A method that follows the native path only met EVM code (a deployed contract, a creation). */
+  | { kind: 'evm-not-followed'; method: string }
   | { kind: 'reverted'; data: Hex; reason?: string }
   // Chain control.
   | { kind: 'timestamp-not-after-latest'; timestamp: bigint; latest: bigint }

@@ -1,7 +1,7 @@
 // Re-executes a block's transactions from its parent's state, each in order, so a tracer can
 // watch one of them (debug_traceTransaction, debug_traceBlockBy*). The replay runs the same
 // applyTransaction the builder ran, in the block's environment; it changes nothing.
-import { applyTransaction, type NativeContracts } from '../execution/execute';
+import { applyTransaction, refuseEvmCode, type NativeContracts } from '../execution/execute';
 import type { ExecutionTracer } from '../execution/trace/recorder';
 import { StateDraft, type StateReader } from '../state/worldState';
 import type { Chain } from './chain';
@@ -21,13 +21,13 @@ export interface ReplayedTransaction {
  * Replays `block`'s transactions up to and including index `last` (all by default); `tracerFor`
  * gives the tracer of each one, or undefined to run it untraced.
  */
-export function replayBlock(
+export async function replayBlock(
   chain: Chain,
   contracts: NativeContracts,
   block: BlockRecord,
   tracerFor: (included: IncludedTransaction) => ExecutionTracer | undefined,
   last = block.transactions.length - 1,
-): ReplayedTransaction[] {
+): Promise<ReplayedTransaction[]> {
   const parent = chain.blockByHash(block.header.parentHash);
   if (!parent) return [];
   const env = chain.environment(block);
@@ -38,7 +38,11 @@ export function replayBlock(
   let logCount = 0;
   for (const included of block.transactions.slice(0, last + 1)) {
     const draft = new StateDraft(current);
-    const result = applyTransaction(draft, included.tx, env, contracts, block.header.gasLimit - gasUsed, logCount, included.index, tracerFor(included));
+    const tracer = tracerFor(included);
+    // The tracers follow the native path only: a traced transaction that runs EVM code is refused.
+    if (tracer) refuseEvmCode('debug_trace*', draft, included.tx.to, contracts);
+    let result = applyTransaction(draft, included.tx, env, contracts, block.header.gasLimit - gasUsed, logCount, included.index, tracer);
+    if (result instanceof Promise) result = await result;
     replayed.push({ included, pre: current, post: draft, gasUsed: 'problem' in result ? 0n : result.receipt.gasUsed });
     current = draft;
     gasUsed += included.receipt.gasUsed;

@@ -1,20 +1,88 @@
 // A call that keeps no effects (eth_call, eth_estimateGas, eth_sendTransaction's gas estimate):
 // runs the message on a throw-away draft of a block's state and throws a ChainError when it does
-// not succeed (a revert with its data, out of gas, a value the sender cannot pay).
+// not succeed (a revert with its data, out of gas, a value the sender cannot pay). A message that
+// meets EVM code (creation code in a deployless call, a deployed contract) runs in the EVM.
 import { ChainError } from '../chain/errors';
 import { StateDraft, type StateReader } from '../state/worldState';
-import { decodeRevertReason, runMessage, type CallRequest, type CallResult, type NativeContracts } from './execute';
-import type { BlockEnvironment } from './nativeContract';
+import { machineFor } from './evm/index';
+import type { EvmMessage, EvmOutcome, Machine } from './evm/machine';
+import { decodeRevertReason, messageNeedsEvm, runMessage, type CallRequest, type CallResult, type NativeContracts } from './execute';
+import { calldataFloorGas } from './intrinsicGas';
+import { NativePathDeclined, type BlockEnvironment } from './nativeContract';
 
-export function simulateCall(state: StateReader, request: CallRequest, env: BlockEnvironment, contracts: NativeContracts): CallResult {
+export interface SimulateOptions {
+  /** Also find the least gas limit with which the call succeeds (eth_estimateGas); the EVM searches for it. */
+  estimate?: boolean;
+}
+
+export async function simulateCall(
+  state: StateReader,
+  request: CallRequest,
+  env: BlockEnvironment,
+  contracts: NativeContracts,
+  options: SimulateOptions = {},
+): Promise<CallResult> {
   const draft = new StateDraft(state);
   if (request.value > 0n && draft.account(request.from).balance < request.value) {
     throw new ChainError({ kind: 'insufficient-funds-for-transfer' });
   }
-  const result = runMessage(draft, request, env, contracts, { isStatic: true, origin: request.from });
+  if (messageNeedsEvm(draft, request.to, contracts)) return simulateWithEvm(state, request, env, options);
+  let result: CallResult;
+  try {
+    result = runMessage(draft, request, env, contracts, { isStatic: true, origin: request.from, declineToEvm: true });
+  } catch (error) {
+    if (error instanceof NativePathDeclined) return simulateWithEvm(state, request, env, options);
+    throw error;
+  }
   const outcome = result.outcome;
   if (outcome.ok) return result;
   const reason = outcome.reason ?? decodeRevertReason(outcome.revertData);
   if (reason === 'out of gas') throw new ChainError({ kind: 'out-of-gas' });
   throw new ChainError({ kind: 'reverted', data: outcome.revertData, reason });
+}
+
+async function simulateWithEvm(state: StateReader, request: CallRequest, env: BlockEnvironment, options: SimulateOptions): Promise<CallResult> {
+  const machine = await machineFor(env.chainId);
+  const message: EvmMessage = { from: request.from, to: request.to, value: request.value, input: request.input, gasLimit: request.gasLimit, accessList: request.accessList, gasPrice: 0n };
+  const outcome = await runOn(machine, state, message, env);
+  if (!outcome.ok) throw failureOf(outcome);
+  const gasNeeded = options.estimate ? await leastGasLimit(machine, state, message, env, outcome) : outcome.gasUsed;
+  const result: CallResult = {
+    outcome: { ok: true, returnData: outcome.returnData, gasUsed: outcome.executionGasUsed },
+    logs: outcome.logs,
+    logAddresses: outcome.logAddresses,
+    gasUsed: outcome.gasUsed,
+    gasNeeded,
+  };
+  return result;
+}
+
+function runOn(machine: Machine, state: StateReader, message: EvmMessage, env: BlockEnvironment): Promise<EvmOutcome> {
+  return machine.run(new StateDraft(state), message, env, { origin: message.from, transaction: false });
+}
+
+function failureOf(outcome: EvmOutcome): ChainError {
+  if (outcome.error === 'revert') return new ChainError({ kind: 'reverted', data: outcome.returnData, reason: decodeRevertReason(outcome.returnData) });
+  if (outcome.error === 'out of gas') return new ChainError({ kind: 'out-of-gas' });
+  return new ChainError({ kind: 'halted', error: outcome.error ?? 'unknown' });
+}
+
+/**
+ * The least gas limit with which the message still succeeds, by binary search between the gas it
+ * consumed before its refund (less cannot do) and the limit it succeeded with.
+ */
+async function leastGasLimit(machine: Machine, state: StateReader, message: EvmMessage, env: BlockEnvironment, first: EvmOutcome): Promise<bigint> {
+  const floor = calldataFloorGas(message.input);
+  let low = (first.consumed > floor ? first.consumed : floor) - 1n;
+  let high = message.gasLimit;
+  const succeeds = async (limit: bigint): Promise<boolean> => (await runOn(machine, state, { ...message, gasLimit: limit }, env)).ok;
+  // Most messages succeed with what they used plus the refund and a 63/64 margin: try that first.
+  const optimistic = ((first.consumed + 2_300n) * 64n) / 63n;
+  if (optimistic > low && optimistic < high && (await succeeds(optimistic))) high = optimistic;
+  while (high - low > 1n) {
+    const middle = (high + low) / 2n;
+    if (await succeeds(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
 }

@@ -1,13 +1,16 @@
 // Applying a transaction to a state draft, and running a call (eth_call / eth_estimateGas)
 // without keeping its effects. Value transfers are native; calls to a native contract run its
-// TypeScript implementation against its own storage slots.
-import { AbiCoder, dataSlice } from 'ethers';
+// TypeScript implementation against its own storage slots; a message that meets other code (a
+// creation, a deployed contract) runs in the EVM (./evm), loaded only then.
+import { AbiCoder, dataSlice, getCreateAddress } from 'ethers';
+import { ChainError } from '../chain/errors';
 import type { Hex } from '../chain/hex';
 import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
-import type { StateDraft } from '../state/worldState';
+import type { StateDraft, StateReader } from '../state/worldState';
+import { machineFor } from './evm/index';
 import { initialWarmSet } from './evmGas';
 import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
-import type { BlockEnvironment, CallOutcome, ContractStorage, NativeContract, NativeLog } from './nativeContract';
+import { NativePathDeclined, type BlockEnvironment, type CallOutcome, type ContractStorage, type NativeContract, type NativeLog } from './nativeContract';
 import { effectiveGasPrice, maxFeePerGas } from './transaction';
 import type { ExecutionTracer, TracedFrame } from './trace/recorder';
 
@@ -77,12 +80,20 @@ const MAX_REFUND_QUOTIENT = 5n;
  * EVM: intrinsic gas, execution, the EIP-3529 refund (at most a fifth), the EIP-7623 floor; a
  * limit below what the contract needs runs out of gas as the EVM would.
  */
+export interface MessageOptions {
+  isStatic: boolean;
+  origin: Hex;
+  tracer?: ExecutionTracer;
+  /** The caller runs the message in the EVM when the native contract declines (NativePathDeclined). */
+  declineToEvm?: boolean;
+}
+
 export function runMessage(
   draft: StateDraft,
   request: CallRequest,
   env: BlockEnvironment,
   contracts: NativeContracts,
-  options: { isStatic: boolean; origin: Hex; tracer?: ExecutionTracer },
+  options: MessageOptions,
 ): CallResult {
   const tracer = options.tracer;
   if (!tracer) return runUntraced(draft, request, env, contracts, options);
@@ -120,7 +131,7 @@ function runUntraced(
   request: CallRequest,
   env: BlockEnvironment,
   contracts: NativeContracts,
-  options: { isStatic: boolean; origin: Hex; tracer?: ExecutionTracer },
+  options: MessageOptions,
 ): CallResult {
   const base = intrinsicGas(request.input, request.accessList ?? null);
   const floor = calldataFloorGas(request.input);
@@ -157,8 +168,14 @@ function runUntraced(
           options.tracer?.log(contract.address, log.topics.map((t) => t.toLowerCase()), log.data.toLowerCase());
         },
         tracer: options.tracer,
+        hasCode: (address) => child.account(address).code !== '0x',
       });
     } catch (error) {
+      if (error instanceof NativePathDeclined) {
+        // The caller runs the message in the EVM instead, or (a method following the native path only) refuses it.
+        if (options.declineToEvm) throw error;
+        throw new ChainError({ kind: 'evm-not-followed', method: 'this method' });
+      }
       // A bug in a native contract must not take the node down: it reverts like an invalid opcode.
       const reason = `native contract error: ${(error as Error).message}`;
       outcome = { ok: false, revertData: '0x', reason, gasUsed: 0n };
@@ -190,9 +207,28 @@ export interface AppliedTransaction {
   receipt: Omit<ReceiptRecord, 'cumulativeGasUsed' | 'logsBloom'>;
 }
 
+/** Whether a message to `to` runs EVM code: a creation, or an address with code that no native contract serves. */
+export function messageNeedsEvm(state: StateReader, to: Hex | null, contracts: NativeContracts): boolean {
+  if (to === null) return true;
+  if (contracts.get(to)) return false;
+  return state.account(to).code !== '0x';
+}
+
+/**
+ * For the methods that run the native path only (traces, access lists, eth_simulateV1): a clear
+ * refusal when the message would run EVM code, which they do not follow yet.
+ */
+export function refuseEvmCode(method: string, state: StateReader, to: Hex | null, contracts: NativeContracts): void {
+  if (messageNeedsEvm(state, to, contracts)) throw new ChainError({ kind: 'evm-not-followed', method });
+}
+
+type Applied = AppliedTransaction | { problem: InclusionProblem };
+
 /**
  * Applies a signed transaction on top of `draft`: nonce, gas purchase, message, refund and the
- * fee recipient's tip. Returns a problem instead when the transaction cannot be included.
+ * fee recipient's tip. Returns a problem instead when the transaction cannot be included. A
+ * transaction whose message meets EVM code (a creation, a call to a deployed contract) returns a
+ * promise: the EVM is loaded and run only then; everything else stays synchronous.
  */
 export function applyTransaction(
   draft: StateDraft,
@@ -203,7 +239,7 @@ export function applyTransaction(
   firstLogIndex: number,
   transactionIndex: number,
   tracer?: ExecutionTracer,
-): AppliedTransaction | { problem: InclusionProblem } {
+): Applied | Promise<Applied> {
   const sender = draft.account(tx.from);
   if (tx.nonce < sender.nonce) return { problem: 'nonce-too-low' };
   if (tx.nonce > sender.nonce) return { problem: 'nonce-gap' };
@@ -213,36 +249,84 @@ export function applyTransaction(
 
   const price = effectiveGasPrice(tx, env.baseFeePerGas);
   draft.updateAccount(tx.from, { nonce: sender.nonce + 1n, balance: sender.balance - tx.gasLimit * price });
-  const result = runMessage(
+  const place = { firstLogIndex, transactionIndex };
+  if (messageNeedsEvm(draft, tx.to, contracts)) return applyWithEvm(draft, tx, env, price, place);
+  let result: CallResult;
+  try {
+    result = runMessage(
+      draft,
+      { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit, accessList: tx.accessList },
+      env,
+      contracts,
+      { isStatic: false, origin: tx.from, tracer, declineToEvm: !tracer },
+    );
+  } catch (error) {
+    // The message needs other contracts' code: the native contract's bytecode runs it instead.
+    if (error instanceof NativePathDeclined) return applyWithEvm(draft, tx, env, price, place);
+    throw error;
+  }
+  const failure = result.outcome.ok
+    ? undefined
+    : { revertData: result.outcome.revertData, reason: result.outcome.reason ?? decodeRevertReason(result.outcome.revertData) };
+  return finishTransaction(draft, tx, env, price, { gasUsed: result.gasUsed, logs: result.logs, logAddresses: result.logAddresses, failure, contractAddress: null }, place);
+}
+
+async function applyWithEvm(draft: StateDraft, tx: TransactionRecord, env: BlockEnvironment, price: bigint, place: LogPlace): Promise<Applied> {
+  const machine = await machineFor(env.chainId);
+  const outcome = await machine.run(
     draft,
-    { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit, accessList: tx.accessList },
+    { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit, accessList: tx.accessList, gasPrice: price },
     env,
-    contracts,
-    { isStatic: false, origin: tx.from, tracer },
+    { origin: tx.from, transaction: true },
   );
-  const gasUsed = result.gasUsed > tx.gasLimit ? tx.gasLimit : result.gasUsed;
+  const failure = outcome.ok
+    ? undefined
+    : outcome.error === 'revert'
+      ? { revertData: outcome.returnData, reason: decodeRevertReason(outcome.returnData) }
+      : { revertData: '0x', reason: outcome.error };
+  // A creation's receipt names the address it deploys to, whether or not the deployment succeeded.
+  const contractAddress = tx.to === null ? getCreateAddress({ from: tx.from, nonce: tx.nonce }).toLowerCase() : null;
+  return finishTransaction(draft, tx, env, price, { gasUsed: outcome.gasUsed, logs: outcome.logs, logAddresses: outcome.logAddresses, failure, contractAddress }, place);
+}
+
+interface LogPlace {
+  firstLogIndex: number;
+  transactionIndex: number;
+}
+
+interface MessageCharge {
+  gasUsed: bigint;
+  logs: NativeLog[];
+  logAddresses: Hex[];
+  failure?: { revertData: Hex; reason?: string };
+  contractAddress: Hex | null;
+}
+
+/** The unused gas back to the sender, the tip to the fee recipient, and the receipt. */
+function finishTransaction(draft: StateDraft, tx: TransactionRecord, env: BlockEnvironment, price: bigint, charge: MessageCharge, place: LogPlace): AppliedTransaction {
+  const gasUsed = charge.gasUsed > tx.gasLimit ? tx.gasLimit : charge.gasUsed;
   draft.addBalance(tx.from, (tx.gasLimit - gasUsed) * price);
   const tip = (price - env.baseFeePerGas) * gasUsed;
   if (tip > 0n) draft.addBalance(env.coinbase, tip);
 
-  const logs: LogRecord[] = result.logs.map((log, i) => ({
-    address: result.logAddresses[i],
+  const logs: LogRecord[] = charge.logs.map((log, i) => ({
+    address: charge.logAddresses[i],
     topics: log.topics.map((t) => t.toLowerCase()),
     data: log.data.toLowerCase(),
-    logIndex: firstLogIndex + i,
-    transactionIndex,
+    logIndex: place.firstLogIndex + i,
+    transactionIndex: place.transactionIndex,
     transactionHash: tx.hash,
   }));
   const receipt: AppliedTransaction['receipt'] = {
-    status: result.outcome.ok ? 1 : 0,
+    status: charge.failure ? 0 : 1,
     gasUsed,
     effectiveGasPrice: price,
     logs,
-    contractAddress: null,
+    contractAddress: charge.contractAddress,
   };
-  if (!result.outcome.ok) {
-    receipt.revertData = result.outcome.revertData;
-    receipt.revertReason = result.outcome.reason ?? decodeRevertReason(result.outcome.revertData);
+  if (charge.failure) {
+    receipt.revertData = charge.failure.revertData;
+    receipt.revertReason = charge.failure.reason;
   }
   return { receipt };
 }

@@ -1,6 +1,6 @@
 // Intrinsic gas of a transaction, before execution (yellow paper, EIP-2028 calldata, EIP-2930
-// access lists; contract creation does not apply: the node deploys nothing), and the EIP-7623 calldata floor of Prague and later: the
-// rules of Anvil 1.7.1's default hardfork (Osaka, reported as BPO1).
+// access lists, a creation's 32,000 and EIP-3860's initcode words), and the EIP-7623 calldata
+// floor of Prague and later: the rules of Anvil 1.7.1's default hardfork (Osaka, reported as BPO1).
 import { getBytes } from 'ethers';
 import type { AccessList } from '../chain/types';
 import type { Hex } from '../chain/hex';
@@ -38,4 +38,17 @@ export function intrinsicGas(input: Hex, accessList: AccessList | null): bigint 
 export function calldataFloorGas(input: Hex): bigint {
   const { zero, nonZero } = calldataTokens(input);
   return TX_BASE_GAS + FLOOR_GAS_PER_TOKEN * (zero + NONZERO_BYTE_TOKENS * nonZero);
+}
+
+const CREATE_GAS = 32_000n;
+/** EIP-3860: 2 gas per 32-byte word of initcode. */
+const INITCODE_WORD_GAS = 2n;
+/** EIP-3860: initcode is at most 49,152 bytes (twice EIP-170's code size limit). */
+export const MAX_INITCODE_SIZE = 49_152;
+
+/** Intrinsic gas of a transaction to `to`, or of a creation (`to` null, the input is initcode). */
+export function transactionIntrinsicGas(to: Hex | null, input: Hex, accessList: AccessList | null | undefined): bigint {
+  let gas = intrinsicGas(input, accessList ?? null);
+  if (to === null) gas += CREATE_GAS + INITCODE_WORD_GAS * BigInt(Math.ceil((input.length - 2) / 2 / 32));
+  return gas;
 }

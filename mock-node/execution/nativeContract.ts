@@ -23,6 +23,12 @@ export interface BlockEnvironment {
   readonly chainId: bigint;
   readonly coinbase: Hex;
   readonly baseFeePerGas: bigint;
+  /** The block's gas limit (GASLIMIT); the EVM reads it, native contracts do not. */
+  readonly gasLimit?: bigint;
+  /** The header's mixHash (PREVRANDAO). */
+  readonly prevRandao?: Hex;
+  /** BLOCKHASH: the hash of an earlier block of this chain, when there is one. */
+  readonly blockHash?: (number: bigint) => Hex | undefined;
 }
 
 export interface NativeLog {
@@ -51,6 +57,18 @@ export interface CallContext {
   emitLog(log: NativeLog): void;
   /** Present only when the message is traced: the contract reports its frames, slots and accounts. */
   readonly tracer?: ExecutionTracer;
+  /** Whether an account holds code (a contract), at the state the call runs in. */
+  hasCode(address: Hex): boolean;
+}
+
+/**
+ * Thrown by a native contract when the call needs other contracts' code (an ERC-1271 signer, say):
+ * the node then runs the whole message in the EVM over the contract's bytecode instead.
+ */
+export class NativePathDeclined extends Error {
+  constructor(readonly why: string) {
+    super(`the native path declines: ${why}`);
+  }
 }
 
 /** How a call's gas behaves beyond what it used: refund, the gas it needs, running out of it. */
@@ -90,8 +108,10 @@ export interface GenesisContext {
 export interface NativeContract {
   /** Lowercase hex address the contract is deployed at. */
   readonly address: Hex;
-  /** Runtime code reported by eth_getCode (its keccak is the account's codeHash). */
+  /** Runtime code reported by eth_getCode (its keccak is the account's codeHash); the EVM runs it when a contract calls this one. */
   readonly code: Hex;
+  /** Other accounts with code the contract needs at genesis (the token's implementation and library). */
+  readonly companions?: readonly { address: Hex; code: Hex }[];
   /** Executes one call; `gasUsed` in the outcome is the execution gas on top of the intrinsic gas, before any refund. */
   call(ctx: CallContext): CallOutcome;
   genesis?(ctx: GenesisContext): void;

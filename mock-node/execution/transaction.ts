@@ -5,7 +5,7 @@ import type { AccessList, TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
 import { keccak256Bytes } from '../chain/keccak';
 import { decodeRlpBytes, isList, listHeader, RlpError, type RlpList, type RlpValue } from '../chain/rlp';
-import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
+import { MAX_INITCODE_SIZE, calldataFloorGas, transactionIntrinsicGas } from './intrinsicGas';
 import { recoverSigner } from './signatures';
 
 const SUPPORTED_TYPES = new Set([0, 1, 2]);
@@ -307,13 +307,14 @@ export function validateStatic(tx: TransactionRecord, chainId: bigint, blockGasL
   if (tx.chainId !== null && tx.chainId !== chainId) {
     throw new ChainError({ kind: 'invalid-chain-id', have: tx.chainId, want: chainId });
   }
-  if (tx.to === null) {
-    throw new ChainError({ kind: 'contract-creation' });
+  // EIP-3860: initcode at most twice the code size limit.
+  if (tx.to === null && (tx.input.length - 2) / 2 > MAX_INITCODE_SIZE) {
+    throw new ChainError({ kind: 'initcode-too-large', size: (tx.input.length - 2) / 2 });
   }
   if (tx.type === 2 && tx.maxPriorityFeePerGas! > tx.maxFeePerGas!) {
     throw new ChainError({ kind: 'tip-above-fee-cap', from: tx.from, maxPriorityFeePerGas: tx.maxPriorityFeePerGas!, maxFeePerGas: tx.maxFeePerGas! });
   }
-  const minimum = intrinsicGas(tx.input, tx.accessList);
+  const minimum = transactionIntrinsicGas(tx.to, tx.input, tx.accessList);
   if (tx.gasLimit < minimum) throw new ChainError({ kind: 'intrinsic-gas-too-low', gas: tx.gasLimit, minimum });
   const floor = calldataFloorGas(tx.input);
   if (tx.gasLimit < floor) throw new ChainError({ kind: 'floor-data-gas-too-low', gas: tx.gasLimit, minimum: floor });

@@ -18,11 +18,13 @@ mkdirSync(stage, { recursive: true });
 cpSync(join(root, 'dist', 'mock-node.js'), join(stage, 'mock-node.js'));
 cpSync(join(root, 'dist', 'mock-node-lib.js'), join(stage, 'mock-node-lib.js'));
 // Express and ws, which both bundles require from beside themselves on first use (esbuild.mjs).
-for (const lazy of ['mock-node-express.js', 'mock-node-ws.js']) cpSync(join(root, 'dist', lazy), join(stage, lazy));
+for (const lazy of ['mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js']) cpSync(join(root, 'dist', lazy), join(stage, lazy));
 // libsecp256k1 as WebAssembly, which both bundles load from beside themselves (JavaScript fallback without it).
 cpSync(join(root, 'dist', 'secp256k1.wasm'), join(stage, 'secp256k1.wasm'));
 cpSync(join(here, 'README.md'), join(stage, 'README.md'));
 cpSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+// The bundles embed Circle's FiatToken bytecode (Apache-2.0): its licence ships beside them.
+cpSync(join(root, 'mock-node', 'execution', 'token', 'fiatTokenBytecode.LICENSE'), join(stage, 'LICENSE-FiatToken'));
 run(process.execPath, [
   join(root, 'node_modules', 'typescript', 'bin', 'tsc'), join(root, 'mock-node', 'index.ts'),
   '--declaration', '--emitDeclarationOnly', '--outDir', join(stage, 'types'),
@@ -41,7 +43,7 @@ const manifest = {
   main: 'mock-node-lib.js',
   types: 'types/index.d.ts',
   engines: { node: project.engines.node },
-  files: ['mock-node.js', 'mock-node-lib.js', 'mock-node-express.js', 'mock-node-ws.js', 'secp256k1.wasm', 'types/', 'README.md', 'LICENSE'],
+  files: ['mock-node.js', 'mock-node-lib.js', 'mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js', 'secp256k1.wasm', 'types/', 'README.md', 'LICENSE', 'LICENSE-FiatToken'],
 };
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', join(root, 'dist')], stage));

@@ -14,8 +14,8 @@ export function rpcErrorOf(error: ChainError): RpcError {
       return input(`transaction type not supported: ${fault.type}`);
     case 'invalid-chain-id':
       return input(`invalid chain id for signer: have ${fault.have} want ${fault.want}`);
-    case 'contract-creation':
-      return input('contract creation is not supported: the mock node executes native contracts only (no EVM)');
+    case 'initcode-too-large':
+      return input(`max initcode size exceeded: code size ${fault.size} limit 49152`);
     case 'tip-above-fee-cap':
       return input(
         `max priority fee per gas higher than max fee per gas: ${fault.from ? `address ${fault.from}, ` : ''}` +
@@ -52,6 +52,10 @@ export function rpcErrorOf(error: ChainError): RpcError {
       return input('insufficient funds for transfer');
     case 'out-of-gas':
       return input('out of gas');
+    case 'evm-not-followed':
+      return input(`${fault.method} does not follow EVM contract code yet: it runs the built-in token and value transfers only`);
+    case 'halted':
+      return input(`EVM error ${fault.error}`);
     case 'reverted':
       return new RpcError(ErrorCode.ExecutionReverted, fault.reason ? `execution reverted: ${fault.reason}` : 'execution reverted', fault.data);
     case 'timestamp-not-after-latest':

@@ -17,7 +17,7 @@ import {
 } from 'ethers';
 import { encodeRevertReason } from '../execute';
 import { recoverSigner } from '../signatures';
-import type { CallContext, CallOutcome, GenesisContext, Hex, NativeContract } from '../nativeContract';
+import { NativePathDeclined, type CallContext, type CallOutcome, type GenesisContext, type Hex, type NativeContract } from '../nativeContract';
 import type { TokenOptions } from '../../options';
 import {
   BLACKLIST_FLAG,
@@ -40,6 +40,7 @@ import {
 import { GasMeter } from '../evmGas';
 import type { TracedFrame } from '../trace/recorder';
 import { pathGas, priceCall } from './gas';
+import { FIAT_TOKEN_PROXY_RUNTIME, fiatTokenV2_2Runtime, signatureCheckerRuntime } from './realCode';
 import { signatureCallGas } from './traceGas';
 import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, wordToAddress, writeString } from './storage';
 
@@ -48,12 +49,11 @@ const ZERO_ADDRESS = '0x' + '00'.repeat(20);
 const GENESIS_MINTER_ALLOWANCE = MAX_UINT256;
 
 /**
- * Runtime code reported by eth_getCode. It is never executed (the node runs the TypeScript
- * implementation); in a real EVM it would revert at once (PUSH0 PUSH0 REVERT), followed by a
- * marker naming what it is.
+ * Runtime code at the token's address: Circle's FiatTokenProxy. A transaction or eth_call to the
+ * token runs the native implementation below; a contract calling the token runs this code (and
+ * FiatTokenV2_2 behind it) in the EVM, over the same storage.
  */
-export const STABLE_TOKEN_CODE: Hex =
-  '0x5f5ffd' + Buffer.from('chain-mock-node native FiatTokenV2_2-compatible token', 'utf8').toString('hex');
+export const STABLE_TOKEN_CODE: Hex = FIAT_TOKEN_PROXY_RUNTIME;
 
 const abi = AbiCoder.defaultAbiCoder();
 let tokenInterface: Interface | undefined;
@@ -64,9 +64,26 @@ export function stableTokenInterface(): Interface {
 
 /** A revert with an Error(string) reason, or with empty data when `reason` is undefined. */
 class Revert extends Error {
-  constructor(readonly reason?: string) {
+  constructor(
+    readonly reason?: string,
+    /** The 65-byte signature's length word (0x41) lies where the reason's padding is copied from. */
+    readonly afterSignature = false,
+  ) {
     super(reason ?? 'revert');
   }
+}
+
+/**
+ * Error(string) revert data as FiatTokenV2_2 (solc 0.6.12) returns it: the reason's padding is not
+ * cleared, so after a signature check a reason of 33 to 63 bytes ends on the signature's length
+ * word, 0x41, left in memory (the differential test against the bytecode shows it).
+ */
+function revertDataOf(revert: Revert): Hex {
+  if (revert.reason === undefined) return '0x';
+  const data = encodeRevertReason(revert.reason);
+  const length = Buffer.byteLength(revert.reason, 'utf8');
+  if (!revert.afterSignature || length <= 32 || length >= 64) return data;
+  return `${data.slice(0, -2)}41`;
 }
 
 /**
@@ -78,6 +95,8 @@ class Invocation {
   readonly state: TokenState;
   private checks = 0;
   private readonly tags: string[] = [];
+  /** A signature has been checked: its bytes (and their length word) are in memory from here on. */
+  signatureInMemory = false;
 
   constructor(
     readonly ctx: CallContext,
@@ -98,7 +117,7 @@ class Invocation {
   /** `require(condition, reason)`. */
   require(condition: boolean, reason: string): void {
     this.checks += 1;
-    if (!condition) throw new Revert(reason);
+    if (!condition) throw new Revert(reason, this.signatureInMemory);
   }
 
   /** Marks a branch whose constant gas differs (e.g. permit's deadline of 2^256 - 1 skips the clock). */
@@ -225,9 +244,10 @@ function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
 
 /**
  * SignatureChecker.isValidSignatureNow, a library the implementation DELEGATECALLs: it asks for the
- * signer's code size (EXTCODESIZE) and recovers with ecrecover when there is none. Only externally
- * owned signers exist in this node (it hosts no EVM contracts), so the ERC-1271 path applies to the
- * token's own address only, which implements no isValidSignature and therefore never validates.
+ * signer's code size (EXTCODESIZE) and recovers with ecrecover when there is none. A signer with
+ * code is asked isValidSignature (ERC-1271): the native path declines and the token's bytecode runs
+ * the message in the EVM. The token's own address implements no isValidSignature and therefore
+ * never validates (priced here).
  */
 function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): boolean {
   const digest = keccak256(concat(['0x1901', domainSeparator(inv), structHash]));
@@ -243,9 +263,13 @@ function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, sign
       inv.tag('erc1271');
       valid = false;
     } else {
+      // A signer with code is asked isValidSignature (ERC-1271): the token's bytecode runs the call instead.
+      if (inv.ctx.hasCode(signer)) throw new NativePathDeclined('an ERC-1271 signer');
       valid = ecRecover(inv, digest, signature) === signer;
     }
     if (frame) endLibraryFrame(inv, frame, implBefore, { output: abi.encode(['bool'], [valid]) });
+    // The library ran in its own memory (DELEGATECALL); back here, the signature is in this call's memory.
+    inv.signatureInMemory = true;
     return valid;
   } catch (error) {
     if (frame && error instanceof Revert) endLibraryFrame(inv, frame, implBefore, { revert: error });
@@ -567,10 +591,10 @@ export class StableToken implements NativeContract {
   readonly code: Hex = STABLE_TOKEN_CODE;
   /**
    * The accounts USDC's proxy involves, which the gas model charges for as the EVM would: the
-   * implementation it delegates to, the SignatureChecker library the implementation delegates
-   * signature checks to, and the proxy admin (who may not call the token). They hold no code
-   * here; their addresses are derived from the token's (as if it had created them), so an access
-   * list can name them.
+   * implementation it delegates to (FiatTokenV2_2's code), the SignatureChecker library the
+   * implementation delegates signature checks to (its code), and the proxy admin (who may not call
+   * the token; no code). Their addresses are derived from the token's (as if it had created them),
+   * so an access list can name them.
    */
   readonly implementation: Hex;
   readonly signatureChecker: Hex;
@@ -585,7 +609,14 @@ export class StableToken implements NativeContract {
     this.implementation = getCreateAddress({ from: this.address, nonce: 1 }).toLowerCase();
     this.signatureChecker = getCreateAddress({ from: this.address, nonce: 2 }).toLowerCase();
     this.proxyAdmin = getCreateAddress({ from: this.address, nonce: 3 }).toLowerCase();
+    this.companions = [
+      { address: this.implementation, code: fiatTokenV2_2Runtime(this.signatureChecker) },
+      { address: this.signatureChecker, code: signatureCheckerRuntime(this.signatureChecker) },
+    ];
   }
+
+  /** FiatTokenV2_2 and SignatureChecker, deployed at genesis beside the proxy. */
+  readonly companions: readonly { address: Hex; code: Hex }[];
 
   call(ctx: CallContext): CallOutcome {
     const meter = new GasMeter(ctx.storage, ctx.warm, this.address, ctx.tracer);
@@ -645,7 +676,7 @@ export class StableToken implements NativeContract {
   }
 
   private outcome(path: string, meter: GasMeter, proxyDynamic: bigint, revert: Revert): CallOutcome {
-    const revertData = revert.reason === undefined ? '0x' : encodeRevertReason(revert.reason);
+    const revertData = revertDataOf(revert);
     return { ok: false, revertData, reason: revert.reason, ...this.gas(path, meter, proxyDynamic, false) };
   }
 

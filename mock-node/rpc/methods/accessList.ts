@@ -4,7 +4,7 @@
 import { quantity } from '../../chain/hex';
 import { simulateCall } from '../../execution/call';
 import { buildAccessList, TraceRecorder } from '../../execution/trace/index';
-import { runMessage } from '../../execution/execute';
+import { refuseEvmCode, runMessage } from '../../execution/execute';
 import { StateDraft } from '../../state/worldState';
 import { ChainError } from '../../chain/errors';
 import { stateBlock } from '../blockResolution';
@@ -13,18 +13,19 @@ import { parseCallObject } from './transactions';
 import type { MethodTable } from './types';
 
 export const accessListMethods: MethodTable = {
-  eth_createAccessList: (params, ctx) => {
+  eth_createAccessList: async (params, ctx) => {
     const call = parseCallObject(params[0], 0, false);
     const block = stateBlock(ctx.node.chain, params[1] === undefined || params[1] === null ? { kind: 'tag', tag: 'latest' } : parseBlockSelector(params[1], 1));
     const env = ctx.node.chain.environment(block);
     const gasLimit = call.gas ?? block.header.gasLimit;
     const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: call.accessList ?? null };
     if (call.value > 0n && block.state.account(call.from).balance < call.value) throw new ChainError({ kind: 'insufficient-funds-for-transfer' });
+    refuseEvmCode('eth_createAccessList', block.state, call.to, ctx.node.contracts);
     const recorder = new TraceRecorder();
     runMessage(new StateDraft(block.state), request, env, ctx.node.contracts, { isStatic: true, origin: call.from, tracer: recorder });
     const accessList = buildAccessList(recorder, call.from, call.to, call.accessList ?? null);
     // A call that fails with the list fails here as eth_call does (Anvil answers the error).
-    const withList = simulateCall(block.state, { ...request, accessList }, env, ctx.node.contracts);
+    const withList = await simulateCall(block.state, { ...request, accessList }, env, ctx.node.contracts);
     return { accessList, gasUsed: quantity(withList.gasUsed) };
   },
 };

@@ -4,7 +4,7 @@
 import type { Hex } from '../../chain/hex';
 import { replayBlock } from '../../chain/replay';
 import type { BlockRecord } from '../../chain/types';
-import { runMessage } from '../../execution/execute';
+import { refuseEvmCode, runMessage } from '../../execution/execute';
 import { TraceRecorder } from '../../execution/trace/index';
 import { StateDraft } from '../../state/worldState';
 import { findBlock, stateBlock } from '../blockResolution';
@@ -14,9 +14,9 @@ import { parseTraceOptions, traceResult, type TraceOptions } from './tracing';
 import { parseCallObject } from './transactions';
 import type { MethodContext, MethodTable } from './types';
 
-function traceBlock(ctx: MethodContext, block: BlockRecord, options: TraceOptions): { txHash: Hex; result: unknown }[] {
+async function traceBlock(ctx: MethodContext, block: BlockRecord, options: TraceOptions): Promise<{ txHash: Hex; result: unknown }[]> {
   const recorders = new Map<Hex, TraceRecorder>();
-  const replayed = replayBlock(ctx.node.chain, ctx.node.contracts, block, (included) => {
+  const replayed = await replayBlock(ctx.node.chain, ctx.node.contracts, block, (included) => {
     const recorder = new TraceRecorder();
     recorders.set(included.tx.hash, recorder);
     return recorder;
@@ -33,14 +33,14 @@ function blockOrNotFound(block: BlockRecord | null): BlockRecord {
 }
 
 export const debugMethods: MethodTable = {
-  debug_traceTransaction: (params, ctx) => {
+  debug_traceTransaction: async (params, ctx) => {
     const hash = parseHash(params[0], 0, 'transaction hash');
     const options = parseTraceOptions(params[1], 1);
     const found = ctx.node.chain.findTransaction(hash);
     if (!found) throw new RpcError(-32000, `transaction ${hash} not found`);
     const recorder = new TraceRecorder();
     const target = found.included.index;
-    const replayed = replayBlock(ctx.node.chain, ctx.node.contracts, found.block, (included) => (included.index === target ? recorder : undefined), target);
+    const replayed = await replayBlock(ctx.node.chain, ctx.node.contracts, found.block, (included) => (included.index === target ? recorder : undefined), target);
     const mine = replayed[replayed.length - 1];
     if (!mine) throw new RpcError(-32000, `transaction ${hash} not found`);
     return traceResult({ recorder, pre: mine.pre, post: mine.post, from: found.included.tx.from, to: found.included.tx.to, coinbase: found.block.header.miner }, options);
@@ -65,6 +65,7 @@ export const debugMethods: MethodTable = {
     draft.updateAccount(call.from, { nonce: sender.nonce + 1n });
     const recorder = new TraceRecorder();
     const gasLimit = call.gas ?? block.header.gasLimit;
+    refuseEvmCode('debug_traceCall', draft, call.to, ctx.node.contracts);
     const result = runMessage(draft, { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: call.accessList ?? null }, env, ctx.node.contracts, { isStatic: false, origin: call.from, tracer: recorder });
     const price = call.gasPrice ?? call.maxFeePerGas ?? 0n;
     if (price > 0n) draft.subtractBalance(call.from, result.gasUsed * price > draft.account(call.from).balance ? draft.account(call.from).balance : result.gasUsed * price);

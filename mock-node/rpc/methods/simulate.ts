@@ -10,7 +10,7 @@ import { EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, ZERO_NONCE, blockSize, bodyTran
 import { ZERO_HASH, pad32, quantity, word, type Hex } from '../../chain/hex';
 import { orderedTrieRoot } from '../../chain/tries';
 import type { IncludedTransaction, LogRecord, TransactionRecord } from '../../chain/types';
-import { decodeRevertReason, runMessage } from '../../execution/execute';
+import { decodeRevertReason, refuseEvmCode, runMessage } from '../../execution/execute';
 import { encodeReceipt } from '../../chain/blockInProgress';
 import type { BlockEnvironment } from '../../execution/nativeContract';
 import { EMPTY_TRIE_ROOT } from '../../state/stateTrie';
@@ -184,6 +184,7 @@ export const simulateMethods: MethodTable = {
         state.updateAccount(from, { nonce: nonce + 1n });
         const charge = options.validation ? price : 0n;
         if (charge > 0n) state.subtractBalance(from, callGas * charge);
+        refuseEvmCode('eth_simulateV1', state, call.to, node.contracts);
         const result = runMessage(state, { from, to: call.to, value: call.value, input: call.input, gasLimit: callGas, accessList: call.accessList ?? null }, env, node.contracts, { isStatic: false, origin: from });
         if (charge > 0n) {
           state.addBalance(from, (callGas - result.gasUsed) * charge);

@@ -5,7 +5,7 @@ import { Transaction } from 'ethers';
 import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
 import type { AccessList, BlockRecord } from '../../chain/types';
 import { ChainError } from '../../chain/errors';
-import { simulateCall } from '../../execution/call';
+import { simulateCall, type SimulateOptions } from '../../execution/call';
 import { decodeRawTransaction, fromEthers, impersonatedTransaction } from '../../execution/transaction';
 import { stateBlock } from '../blockResolution';
 import { RpcError, invalidInput, invalidParams } from '../errors';
@@ -96,21 +96,21 @@ function checkFeeFields(call: CallObject, index: number): void {
 }
 
 /** Runs a call against a block's state, discarding its effects; a ChainError when it fails. */
-function simulate(ctx: MethodContext, call: CallObject, block: BlockRecord) {
+function simulate(ctx: MethodContext, call: CallObject, block: BlockRecord, options: SimulateOptions = {}) {
   const { node } = ctx;
   const gasLimit = call.gas ?? node.options.gasLimit;
   const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: call.accessList ?? null };
-  return simulateCall(block.state, request, node.chain.environment(block), node.contracts);
+  return simulateCall(block.state, request, node.chain.environment(block), node.contracts, options);
 }
 
 function blockParam(params: readonly unknown[], index: number): BlockSelector {
   return params[index] === undefined || params[index] === null ? { kind: 'tag', tag: 'latest' } : parseBlockSelector(params[index], index);
 }
 
-function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord): bigint {
+async function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord): Promise<bigint> {
   // The least limit that succeeds: above gasUsed when a refund, the 63/64 rule or the SSTORE
   // sentry needs more gas during execution than the transaction uses in the end.
-  return simulate(ctx, call, block).gasNeeded;
+  return (await simulate(ctx, call, block, { estimate: true })).gasNeeded;
 }
 
 async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {
@@ -126,7 +126,7 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   const nonce = call.nonce ?? node.chain.nextNonce(call.from);
   // The same limit eth_sendRawTransaction meets when it decodes such a transaction.
   if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidInput(`invalid transaction: nonce ${nonce} is above 2^53 - 1, the largest this node takes`);
-  const gasLimit = call.gas ?? estimate(ctx, call, pending);
+  const gasLimit = call.gas ?? (await estimate(ctx, call, pending));
   const legacy = call.gasPrice !== undefined || call.type === 0n || call.type === 1n;
   const baseFee = pending.header.baseFeePerGas;
   // The node's defaults never contradict what was given: a tip no higher than a given fee cap.
@@ -198,17 +198,17 @@ export const transactionMethods: MethodTable = {
     if (!found.block.sealed && node.options.pendingIdentity === 'null') return null;
     return receiptJson(found.block, found.included, node.options.pendingIdentity);
   },
-  eth_call: (params, ctx) => {
+  eth_call: async (params, ctx) => {
     if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
     const call = parseCallObject(params[0], 0, false);
     const block = stateBlock(ctx.node.chain, blockParam(params, 1));
-    const { outcome } = simulate(ctx, call, block);
+    const { outcome } = await simulate(ctx, call, block);
     return outcome.ok ? outcome.returnData : '0x';
   },
-  eth_estimateGas: (params, ctx) => {
+  eth_estimateGas: async (params, ctx) => {
     if (params[2] !== undefined && params[2] !== null) throw invalidParams('invalid argument 2: state overrides are not supported');
     const call = parseCallObject(params[0], 0, false);
     const block = stateBlock(ctx.node.chain, params[1] === undefined ? { kind: 'tag', tag: 'pending' } : blockParam(params, 1));
-    return '0x' + estimate(ctx, call, block).toString(16);
+    return '0x' + (await estimate(ctx, call, block)).toString(16);
   },
 };

@@ -50,7 +50,9 @@ describe('transaction intake', () => {
     ['a tip above the fee cap', async () => signUnchecked(wallet, 2_000_000_000n, 3_000_000_000n), /^max priority fee per gas higher than max fee per gas/],
     ['insufficient funds', () => sign({ value: 10n ** 30n }), /^insufficient funds for gas \* price \+ value: balance \d+, tx cost \d+, overshot \d+$/],
     ['a gas limit above the block gas limit', () => sign({ gasLimit: 40_000_000 }), /^exceeds block gas limit$/],
-    ['contract creation', () => sign({ to: null, data: '0x6000' , gasLimit: 60_000 }), /^contract creation is not supported/],
+    // A creation pays 32,000 more and 2 per initcode word (EIP-3860): 21,000 + 32,000 + 16 + 4 + 2.
+    ['a creation below its intrinsic gas', () => sign({ to: null, data: '0x6000', gasLimit: 53_021 }), /^intrinsic gas too low: gas 53021, minimum needed 53022$/],
+    ['initcode above 49,152 bytes (EIP-3860)', () => sign({ to: null, data: `0x${'00'.repeat(49_153)}`, gasLimit: 20_000_000 }), /^max initcode size exceeded: code size 49153 limit 49152$/],
   ];
   for (const [what, make, message] of rejections) {
     it(`rejects ${what} with -32000 and changes nothing`, async () => {

@@ -67,6 +67,8 @@ export class TokenHarness {
       isStatic: false,
       storage: this.storage,
       warm: initialWarmSet(from.toLowerCase(), this.token.address, this.env().coinbase, []),
+      // This harness holds the token alone: every other account is externally owned.
+      hasCode: (address) => address.toLowerCase() === this.token.address,
       emitLog: (log) => logs.push(log),
     });
     if (!outcome.ok) {
