@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Interface } from 'ethers';
+import { Interface, TypedDataEncoder, Wallet } from 'ethers';
+import { TYPED_DATA_TYPES } from '../../../mock-node/tokenKit/index';
 import { createPublicClient, erc20Abi, http, type Address } from 'viem';
 import { anvilOrSkip } from '../../helpers/anvil';
 import { rpc } from '../../helpers/rpc';
@@ -16,6 +17,14 @@ const SOURCE = `
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 interface IERC20 { function transferFrom(address, address, uint256) external returns (bool); function balanceOf(address) external view returns (uint256); }
+contract Wallet1271 {
+  address public owner;
+  constructor(address owner_) { owner = owner_; }
+  function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
+    (bytes32 r, bytes32 s) = abi.decode(signature[:64], (bytes32, bytes32));
+    return ecrecover(hash, uint8(signature[64]), r, s) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
+  }
+}
 contract Puller {
   event Pulled(address from, uint256 amount, uint256 balance);
   function pull(address token, address from, uint256 amount) external returns (bool ok) {
@@ -130,6 +139,31 @@ describe('contracts calling the token, against Anvil with Circle\'s USDC', funct
     } finally {
       await rpc(side.url, 'evm_revert', [snapshot]);
     }
+  });
+
+  it('an ERC-1271 smart wallet\'s transferWithAuthorization sent straight to the token: its isValidSignature decides, as on Anvil', async () => {
+    const wallet = compileSolidity({ 'Puller.sol': SOURCE }).Wallet1271;
+    const walletOwner = new Wallet(pair.node.accounts[5].privateKey);
+    const [deployer, relayer, payee] = [pair.node.accounts[4].address, pair.node.accounts[6].address, pair.node.accounts[7].address];
+    const token = pair.node.tokenAddress;
+    const twa = 'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)';
+    const { mock, anvil } = await onBoth(async (side) => {
+      const at = (await send(side, { from: deployer, data: wallet.bytecode + new Interface(wallet.abi).encodeDeploy([walletOwner.address]).slice(2), gas: hex(1_000_000) })).contractAddress;
+      await send(side, { from: deployer, to: token, data: TOKEN.encodeFunctionData('transfer', [at, 3_000_000n]), gas: hex(200_000) });
+      const domain = { name: 'USD Coin', version: '2', chainId: BigInt(await rpc(side.url, 'eth_chainId')), verifyingContract: token };
+      const message = { from: at, to: payee, value: 1_000_000n, validAfter: 0n, validBefore: 1n << 40n, nonce: `0x${'77'.repeat(32)}` };
+      const signed = (by: { signingKey: Wallet['signingKey'] }) => by.signingKey.sign(TypedDataEncoder.hash(domain, TYPED_DATA_TYPES.TransferWithAuthorization as any, message)).serialized;
+      const data = (signature: string) => TOKEN.encodeFunctionData(twa, [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature]);
+      const wrongSigner = await rpc(side.url, 'eth_call', [{ from: relayer, to: token, data: data(signed(Wallet.createRandom())) }, 'latest']).catch((e) => e.message);
+      const estimate = await rpc(side.url, 'eth_estimateGas', [{ from: relayer, to: token, data: data(signed(walletOwner)) }]);
+      const tx = executed(await send(side, { from: relayer, to: token, data: data(signed(walletOwner)), gas: hex(300_000) }));
+      const balance = await rpc(side.url, 'eth_call', [{ to: token, data: TOKEN.encodeFunctionData('balanceOf', [at]) }, 'latest']);
+      return { wrongSigner, estimate, tx, balance };
+    });
+    assert.match(String(mock.wrongSigner), /FiatTokenV2: invalid signature/);
+    assert.equal(mock.tx.status, '0x1');
+    assert.equal(BigInt(mock.balance), 2_000_000n);
+    assert.deepEqual(mock, anvil);
   });
 
   it('viem multicall with deployless: true reads three token balances, as on Anvil', async () => {
