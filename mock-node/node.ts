@@ -76,7 +76,8 @@ function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts
   for (const address of accounts.addresses()) draft.setAccount(address, { nonce: 0n, balance: options.balance, code: '0x' });
   for (const contract of contracts.all()) {
     draft.setAccount(contract.address, { nonce: 1n, balance: 0n, code: contract.code });
-    for (const companion of contract.companions ?? []) draft.setAccount(companion.address, { nonce: 1n, balance: 0n, code: companion.code });
+    // Nonce 0, as code placed without a creation has (anvil_setCode on USDC's side of the tests).
+    for (const companion of contract.companions ?? []) draft.setAccount(companion.address, { nonce: 0n, balance: 0n, code: companion.code });
     contract.genesis?.({ storage: storageOf(draft, contract.address), chainId: options.chainId, devAccounts: accounts.addresses() });
   }
   return {
