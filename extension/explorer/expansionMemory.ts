@@ -55,6 +55,18 @@ export class ExpansionMemory {
     return spec.collapsible;
   }
 
+  /**
+   * What the user did to a row. A row that is open by default (a block's transactions, Go to
+   * results) is not kept closed: Collapse All closes it, and it opens again with the next data.
+   */
+  recordRow(spec: NodeSpec, expanded: boolean): void {
+    if (!expanded && spec.collapsible === 'expanded') {
+      this.expanded.delete(spec.id);
+      return;
+    }
+    this.record(spec.id, expanded);
+  }
+
   record(id: string, expanded: boolean): void {
     (expanded ? this.collapsed : this.expanded).delete(id);
     const set = expanded ? this.expanded : this.collapsed;

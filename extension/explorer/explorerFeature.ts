@@ -120,8 +120,8 @@ export function activateExplorer(
     tree.onDidUpdate(updateStatus),
     treeView.onDidChangeVisibility(updatePolling),
     vscode.window.onDidChangeWindowState(updatePolling),
-    treeView.onDidExpandElement((e) => expansion.record(e.element.spec.id, true)),
-    treeView.onDidCollapseElement((e) => expansion.record(e.element.spec.id, false)),
+    treeView.onDidExpandElement((e) => expansion.recordRow(e.element.spec, true)),
+    treeView.onDidCollapseElement((e) => expansion.recordRow(e.element.spec, false)),
     treeView.onDidExpandElement(async (e) => {
       // Re-expanding an endpoint (its children cached by VS Code) puts it back into the polling.
       const spec = e.element.spec;

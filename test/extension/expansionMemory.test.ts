@@ -35,12 +35,14 @@ describe('explorer expansion memory', () => {
     before.endpointsAre(['a']);
     before.record('a', false);
     before.record('a/recent', true);
-    before.record('a/found', false);
+    before.recordRow(spec('a/found', 'expanded'), false);
+    before.recordRow(spec('a/token'), false);
     const after = new ExpansionMemory(memento); // a window reload: a new memory over the same workspace state
     after.endpointsAre(['a']);
     assert.equal(after.stateOf(spec('a')), 'collapsed', 'collapsed by the user: not opened again');
     assert.equal(after.stateOf(spec('a/recent')), 'expanded');
-    assert.equal(after.stateOf(spec('a/found', 'expanded')), 'collapsed');
+    assert.equal(after.stateOf(spec('a/found', 'expanded')), 'expanded', 'a row open by default opens again (Collapse All closes it)');
+    assert.equal(after.stateOf(spec('a/token')), 'collapsed');
     assert.equal(after.stateOf(spec('a/field', 'none')), 'none');
     after.record('a', true);
     assert.equal(new ExpansionMemory(memento).stateOf(spec('a')), 'expanded');

@@ -291,9 +291,10 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(transfer);
       await page.keyboard.press('Enter');
-      const editor = page.locator('.editor-instance .view-lines');
-      await editor.filter({ hasText: /Stage:.*(included|safe|finalized) in block #\d+/ }).first().waitFor({ timeout: 15_000 });
-      await editor.filter({ hasText: /Action:.*transfer 2\.5 USDC to 0x7099…79C8/ }).first().waitFor({ timeout: 5000 });
+      const line = (text: RegExp) => page.locator('.monaco-editor .view-line', { hasText: text }).first();
+      // The editor draws spaces as no-break spaces: \s matches both.
+      await line(/Stage:\s+(included|safe|finalized)\s+in\s+block\s+#\d+/).waitFor({ timeout: 15_000 });
+      await line(/Action:\s+transfer\s+2\.5\s+USDC\s+to\s+0x7099…79C8/).waitFor({ timeout: 5000 });
       await shot('transaction-page.png');
       await runCommand(page, 'View: Close Editor');
     });
