@@ -250,7 +250,7 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
     params: [p('address', 'address', 'Account'), p('slot', 'slot', 'Storage slot as a hex integer'), p('value', 'hash', 'The new value: a 32-byte hex word')], result: 'true',
   },
   { control: true, name: 'anvil_setNonce', summary: "Sets an account's nonce (on top of pending).", params: [p('address', 'address', 'Account'), p('nonce', 'amount', 'Nonce: hex quantity, decimal string or number (above 2^64 - 1 sets 2^64 - 1, as Anvil)')], result: 'null' },
-  { control: true, name: 'anvil_setCode', summary: "Sets an account's code (on top of pending): served by eth_getCode and counted in the state root; not executed.", params: [p('address', 'address', 'Account'), p('code', 'data', 'Runtime code, 0x-prefixed hex bytes')], result: 'null' },
+  { control: true, name: 'anvil_setCode', summary: "Sets an account's code (on top of pending): served by eth_getCode, counted in the state root, and run by the EVM when called.", params: [p('address', 'address', 'Account'), p('code', 'data', 'Runtime code, 0x-prefixed hex bytes')], result: 'null' },
   control(none('mock_flashblock', 'Cuts one flashblock now (manual mode).', '{ number, index, transactions, gasUsed }')),
   { control: true, name: 'mock_reorg', summary: 'Replaces the last `depth` blocks.', params: [p('depth', 'integer', 'Blocks to replace'), p('options', 'any', 'Options', false)], result: 'Reorg summary.' },
   { control: true, name: 'mock_mint', summary: 'Mints the built-in token (no event).', params: [p('to', 'address', 'Recipient'), p('amount', 'amount', 'Base units (6 decimals): integer, decimal string or hex')], result: 'true' },

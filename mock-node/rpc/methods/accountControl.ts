@@ -41,11 +41,7 @@ const setNonce: MethodHandler = async (params, { node }) => {
   return null;
 };
 
-/**
- * (address, code): stored and served by eth_getCode and counted in the state root. The node runs
- * no EVM yet: a call to such an address moves value and runs nothing (the built-in token's address
- * keeps running the token).
- */
+/** (address, code): stored, served by eth_getCode, counted in the state root; calls to it run in the EVM. */
 const setCode: MethodHandler = async (params, { node }) => {
   const address = parseAddress(params[0], 0);
   const code = parseData(params[1], 1, 'code');
