@@ -8,6 +8,8 @@ export const SECTION = 'chainExplorer';
 export interface EndpointSetting {
   name: string;
   url: string;
+  /** ws:// or wss://: the explorer follows the chain there by subscription. */
+  wsUrl?: string;
 }
 
 export interface ExplorerSettings {
@@ -48,7 +50,8 @@ export function readSettings(): ExplorerSettings {
   const c = vscode.workspace.getConfiguration(SECTION);
   const list = <T>(key: string, keep: (v: unknown) => v is T): T[] => (c.get<unknown[]>(key) ?? []).filter(keep);
   return {
-    endpoints: list('endpoints', (v): v is EndpointSetting => isRecord(v) && typeof v.name === 'string' && typeof v.url === 'string'),
+    endpoints: list('endpoints', (v): v is EndpointSetting => isRecord(v) && typeof v.name === 'string' && typeof v.url === 'string'
+      && (v.wsUrl === undefined || typeof v.wsUrl === 'string')),
     flashblockMs: Math.max(50, c.get<number>('flashblockMs') ?? 200),
     pollIntervalMs: Math.max(0, c.get<number>('pollIntervalMs') ?? 0),
     followLatest: c.get<boolean>('followLatest') ?? true,

@@ -1,6 +1,7 @@
 // The endpoint node and its state sections (accounts, storage slots, token). No vscode import.
 import { activityNode } from './activityNodes';
 import { blockNode } from './blockNodes';
+import { followModeText, followTooltip } from './followMode';
 import { foundGroup, goToRow } from './foundNodes';
 import { recentNode } from './recentNodes';
 import { hexAsDecimal, hexToBigInt, shortHex, tokenUnits, weiAsEth } from './format';
@@ -172,8 +173,8 @@ export function endpointNode(ep: EndpointView, tagView: TagView, options: Endpoi
     // No head here: a row that changes every block would refresh the whole endpoint subtree in
     // VS Code every block (the block rows below show the head).
     // Short enough for a sidebar of ordinary width; the client version is in the tooltip.
-    description: `chain ${hexAsDecimal(o.chainId)}`,
-    tooltip: `${ep.name}\n${ep.displayUrl}\nchain id ${hexAsDecimal(o.chainId)}\n${o.clientVersion}`,
+    description: `chain ${hexAsDecimal(o.chainId)}${ep.follow ? ` · ${followModeText(ep.follow)}` : ''}`,
+    tooltip: `${ep.name}\n${ep.displayUrl}\nchain id ${hexAsDecimal(o.chainId)}\n${o.clientVersion}${ep.follow ? `\nfollowed: ${followTooltip(ep.follow)}` : ''}`,
     children,
   };
 }

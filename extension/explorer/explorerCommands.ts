@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { requestAsCurl } from '../rpc/curl';
 import type { EndpointRegistry } from '../rpc/endpoints';
-import { isHttpUrl, maskUrl } from '../rpc/endpointUrl';
+import { isHttpUrl, isWebSocketUrl, maskUrl } from '../rpc/endpointUrl';
 import type { ExplorerModel } from './explorerModel';
 import type { JsonDocuments } from './jsonDocuments';
 import type { PendingToggle } from './pendingToggle';
@@ -74,20 +74,33 @@ export function registerExplorerCommands(deps: ExplorerCommandDeps): vscode.Disp
       if (!spec?.json) return;
       await json.open(spec.json.title, spec.json.value);
     }),
-    vscode.commands.registerCommand('chainExplorer.addEndpoint', async (name?: string, url?: string) => {
+    vscode.commands.registerCommand('chainExplorer.addEndpoint', async (name?: string, url?: string, wsUrl?: string) => {
       const finalUrl = url ?? await vscode.window.showInputBox({
-        title: 'Add Endpoint (1/2)', prompt: 'JSON-RPC URL (http or https). A URL holding a key is kept in the secret storage.',
+        title: 'Add Endpoint (1/3)', prompt: 'JSON-RPC URL (http or https). A URL holding a key is kept in the secret storage.',
         placeHolder: 'https://mainnet.base.org', ignoreFocusOut: true,
         validateInput: (v) => (isHttpUrl(v.trim()) ? undefined : 'an http:// or https:// URL'),
       });
       if (!finalUrl) return;
+      // Asked only in the interactive flow: a caller passing the URL passes the WebSocket URL too, or none.
+      const finalWsUrl = url !== undefined ? wsUrl : await vscode.window.showInputBox({
+        title: 'Add Endpoint (2/3)',
+        prompt: 'WebSocket URL (ws or wss), optional: the explorer then follows the chain by subscription instead of polling. Empty: HTTP polling.',
+        placeHolder: 'wss://… (leave empty to poll over HTTP)', ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() === '' || isWebSocketUrl(v.trim()) ? undefined : 'a ws:// or wss:// URL, or nothing'),
+      });
+      if (finalWsUrl === undefined && url === undefined) return; // Escape
+      if (finalWsUrl !== undefined && finalWsUrl.trim() !== '' && !isWebSocketUrl(finalWsUrl.trim())) {
+        void vscode.window.showErrorMessage('Add Endpoint: the WebSocket URL must be ws:// or wss://');
+        return;
+      }
       const finalName = name ?? await vscode.window.showInputBox({
-        title: 'Add Endpoint (2/2)', prompt: 'A name for it', value: new URL(finalUrl.trim()).host, ignoreFocusOut: true,
+        title: 'Add Endpoint (3/3)', prompt: 'A name for it', value: new URL(finalUrl.trim()).host, ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? (registry.list().some((e) => e.name === v.trim()) ? 'that name is taken' : undefined) : 'a name'),
       });
       if (!finalName) return;
-      const added = await registry.add(finalName.trim(), finalUrl.trim());
-      output.info(`endpoint added: ${added.name} ${maskUrl(added.url)}${added.source === 'secret' ? ' (URL in secret storage)' : ''}`);
+      const ws = finalWsUrl?.trim() ? finalWsUrl.trim() : undefined;
+      const added = await registry.add(finalName.trim(), finalUrl.trim(), ws);
+      output.info(`endpoint added: ${added.name} ${maskUrl(added.url)}${ws ? ` (WebSocket ${maskUrl(ws)})` : ''}${added.source === 'secret' ? ' (URLs in secret storage)' : ''}`);
       return added.id;
     }),
     vscode.commands.registerCommand('chainExplorer.moveKeysToSecretStorage', async () => {

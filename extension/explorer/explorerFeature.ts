@@ -10,6 +10,8 @@ import { ExplorerModel } from './explorerModel';
 import type { JsonDocuments } from './jsonDocuments';
 import { PendingToggle } from './pendingToggle';
 import { Poller } from './poller';
+import { SubscriptionDriver } from './subscriptionDriver';
+import { WsRpcClient } from '../rpc/wsClient';
 import { ExplorerTreeProvider, type ExplorerNode } from './treeProvider';
 import { watchAbiSources } from './abiSources';
 import { ExpansionMemory } from './expansionMemory';
@@ -23,6 +25,7 @@ export interface ExplorerApi {
   tree: ExplorerTreeProvider;
   treeView: vscode.TreeView<ExplorerNode>;
   poller: Poller;
+  subscriptions: SubscriptionDriver;
   pending: PendingToggle;
   statusBarText(): string | undefined;
   /** Transaction pages (their text, for tests). */
@@ -52,19 +55,40 @@ export function activateExplorer(
     pending.show(registry.list().length > 0 ? status.text : undefined, status.endpointName);
     if (model.showsTransaction()) markWalkthroughEvent('transactionSeen');
   };
+  // Endpoints with a WebSocket URL are followed by subscription; the poller covers the others,
+  // and those whose socket is (re)connecting.
+  const subscriptions = new SubscriptionDriver({
+    connect: (url) => new WsRpcClient(url, { timeoutMs: readSettings().requestTimeoutMs }),
+    listener: {
+      head: (id) => { void model.follow(id, { kind: 'head' }); },
+      flashblock: (id, block) => { void model.follow(id, { kind: 'flashblock', block }); },
+      pendingActivity: (id) => { void model.follow(id, { kind: 'read' }); },
+      subscribed: (id) => { void model.follow(id, { kind: 'read' }); },
+      mode: (id, mode) => {
+        model.setFollowMode(id, mode);
+        queueMicrotask(() => updatePolling()); // not from inside the driver's own sync()
+      },
+    },
+  });
   const poller = new Poller({
     intervalMs: () => {
       const settings = readSettings();
       if (model.tag === 'pending') return settings.flashblockMs;
       return settings.pollIntervalMs > 0 ? Math.max(settings.pollIntervalMs, 250) : model.blockTimeMs();
     },
-    tick: (signal) => model.tick(signal),
+    tick: (signal) => model.tick(signal, (id) => subscriptions.covers(id)),
   });
-  /** Polls only while the view is visible, the window focused, and pending on or latest followed. */
+  /**
+   * Works only while seen: polls and subscribes only while the view is visible, the window
+   * focused, and pending on or latest followed; polls only endpoints subscriptions do not cover.
+   */
   const updatePolling = (): void => {
     const settings = readSettings();
     const wanted = model.tag === 'pending' || settings.pollIntervalMs > 0 || settings.followLatest;
-    poller.setActive(wanted && treeView.visible && vscode.window.state.focused);
+    const seen = wanted && treeView.visible && vscode.window.state.focused;
+    const targets = model.expandedEndpoints().flatMap((e) => (e.wsUrl ? [{ id: e.id, wsUrl: e.wsUrl }] : []));
+    subscriptions.sync(targets, model.tag, seen);
+    poller.setActive(seen && model.needsPolling((id) => subscriptions.covers(id)));
   };
   /** Re-reads everything shown once (tag switch, settings change); `idle()` waits for it. */
   let refreshing: Promise<void> = Promise.resolve();
@@ -111,13 +135,15 @@ export function activateExplorer(
   };
 
   const disposables: vscode.Disposable[] = [
-    tree, treeView, pending, poller, abiSources, pages,
+    tree, treeView, pending, poller, subscriptions, abiSources, pages,
     vscode.workspace.registerTextDocumentContentProvider(TRANSACTION_SCHEME, pages),
     vscode.languages.registerDocumentLinkProvider({ scheme: TRANSACTION_SCHEME }, pages),
     vscode.commands.registerCommand(OPEN_TRANSACTION_COMMAND, openTransaction),
     ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
     ...registerGoToCommands({ model, tree, treeView, registry, output }),
     tree.onDidUpdate(updateStatus),
+    // Expanding or collapsing an endpoint, an endpoint read or failing: what to follow may have changed.
+    tree.onDidUpdate(updatePolling),
     treeView.onDidChangeVisibility(updatePolling),
     vscode.window.onDidChangeWindowState(updatePolling),
     treeView.onDidExpandElement((e) => expansion.recordRow(e.element.spec, true)),
@@ -126,11 +152,13 @@ export function activateExplorer(
       // Re-expanding an endpoint (its children cached by VS Code) puts it back into the polling.
       const spec = e.element.spec;
       if (spec.kind === 'endpoint' && !model.isExpanded(spec.endpointId)) await model.expandEndpoint(spec.endpointId);
+      updatePolling();
     }),
     treeView.onDidCollapseElement((e) => {
       const spec = e.element.spec;
       if (spec.kind === 'endpoint') model.collapseEndpoint(spec.endpointId);
       else if (spec.section) model.closeSection(spec.endpointId, spec.section);
+      updatePolling();
     }),
     pending.onDidChange((on) => {
       model.setTag(on ? 'pending' : 'latest');
@@ -145,6 +173,7 @@ export function activateExplorer(
       offerToMoveKeys();
       // New endpoints are read, and one that failed while unexpanded (e.g. during a mock node restart) again.
       void model.syncEndpoints(true);
+      updatePolling();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
@@ -160,7 +189,7 @@ export function activateExplorer(
   updatePolling();
   return {
     api: {
-      model, tree, treeView, poller, pending, pages,
+      model, tree, treeView, poller, subscriptions, pending, pages,
       reloadAbis: () => abiSources.reload(),
       statusBarText: () => (registry.list().length > 0 ? pending.statusBar.text : undefined),
       idle: () => refreshing,

@@ -7,6 +7,7 @@ import { blockTitle, PendingRefreshCounter, statusBarText } from './blockTitle';
 import { ChainLookups } from './chainLookups';
 import { EndpointBrowser, type BrowserSettings, type GoToOutcome } from './endpointBrowser';
 import { endpointNode, unshowableEndpointNode, unshowableText } from './endpointNodes';
+import type { FollowMode } from './followMode';
 import { EndpointReader, endpointUnusable } from './endpointReader';
 import { foundId } from './foundNodes';
 import { recentSectionId } from './recentNodes';
@@ -19,6 +20,8 @@ export interface ExplorerEndpoint {
   name: string;
   url: string;
   displayUrl: string;
+  /** Where the chain can be followed by subscription (eth_subscribe); polled over `url` otherwise. */
+  wsUrl?: string;
   tokenAddress?: string;
   defaultAccounts?: string[];
   defaultStorageSlots?: SlotSetting[];
@@ -53,7 +56,16 @@ interface EndpointState extends EndpointData {
   skipTicks: number;
   /** blockFingerprint() of the block the open sections were last read at. */
   sectionsReadAt?: string;
+  /** A read for a subscription's news in flight, and the newest news that came meanwhile. */
+  following?: Promise<void>;
+  nextNews?: FollowNews;
 }
+
+/**
+ * What a subscription said changed: a new sealed block (read it), the pending block as of a new
+ * flashblock (nothing to read for it), or something to read again (a catch-up read).
+ */
+export type FollowNews = { kind: 'head' } | { kind: 'flashblock'; block: BlockJson } | { kind: 'read' };
 
 /**
  * What the open sections depend on, for one block: its identity, its state root, receipts and
@@ -94,6 +106,7 @@ export class ExplorerModel {
   private tickCount = 0;
   private readonly states = new Map<string, EndpointState>();
   private readonly listeners = new Set<ChangeListener>();
+  private readonly followModes = new Map<string, FollowMode>();
 
   constructor(
     private readonly endpoints: () => ExplorerEndpoint[],
@@ -160,6 +173,7 @@ export class ExplorerModel {
       blockReceipts: this.tag === 'latest' ? state?.browser.blockReceipts : undefined,
       recent: state?.browser.recent, recentBlocks: state?.browser.recentBlocks, found: state?.browser.found, activity: state?.browser.activity,
       recentPageSize: this.settings().recentBlocks, abis: this.abis,
+      follow: state?.expanded ? this.followModes.get(endpoint.id) ?? 'polling' : undefined,
     };
   }
 
@@ -194,6 +208,24 @@ export class ExplorerModel {
   /** Endpoints the user has expanded: the ones polled. */
   expandedEndpoints(): ExplorerEndpoint[] {
     return this.endpoints().filter((e) => this.states.get(e.id)?.expanded);
+  }
+
+  /** How the endpoint is followed now (its row says it). */
+  setFollowMode(id: string, mode: FollowMode): void {
+    if ((this.followModes.get(id) ?? 'polling') === mode) return;
+    this.followModes.set(id, mode);
+    if (this.states.get(id)?.expanded) this.changed([id]);
+  }
+
+  /**
+   * Whether a poll tick has anything to do: an expanded endpoint not covered by subscriptions, or
+   * an endpoint whose first read failed (retried now and then).
+   */
+  needsPolling(covered: (id: string) => boolean): boolean {
+    return this.endpoints().some((e) => {
+      const state = this.states.get(e.id);
+      return state?.expanded ? !covered(e.id) : state?.overview?.ok === false;
+    });
   }
 
   setTag(tag: 'latest' | 'pending'): void {
@@ -332,12 +364,14 @@ export class ExplorerModel {
    * One poll tick over every expanded endpoint, one request at a time. An endpoint that fails
    * sits out a growing number of ticks, so one dead endpoint does not slow the others down.
    */
-  async tick(signal?: AbortSignal): Promise<TickOutcome> {
+  async tick(signal?: AbortSignal, covered?: (id: string) => boolean): Promise<TickOutcome> {
     const outcome: TickOutcome = { failures: 0, successes: 0 };
     // Now and then, endpoints listed but not expanded whose first read failed are tried again.
     if (++this.tickCount % RETRY_UNEXPANDED_EVERY === 0) await this.loadOverviews(true);
     for (const endpoint of this.expandedEndpoints()) {
       if (signal?.aborted) break;
+      // Followed by subscription: notifications say when to read it.
+      if (covered?.(endpoint.id)) continue;
       const state = this.state(endpoint);
       if (state.skipTicks > 0) {
         state.skipTicks--;
@@ -355,6 +389,32 @@ export class ExplorerModel {
       }
     }
     return outcome;
+  }
+
+  /**
+   * Reads what a subscription's news says changed on an expanded endpoint. One read at a time per
+   * endpoint: news that comes meanwhile waits, and only the newest is read after it (a flashblock
+   * supersedes the ones before it). News that brings no new block or state changes nothing.
+   */
+  follow(id: string, news: FollowNews): Promise<void> {
+    const endpoint = this.endpoint(id);
+    const state = endpoint ? this.states.get(id) : undefined;
+    if (!endpoint || !state?.expanded || state.url !== endpoint.url) return Promise.resolve();
+    if (state.following) {
+      state.nextNews = news;
+      return state.following;
+    }
+    const run = async (first: FollowNews): Promise<void> => {
+      let next: FollowNews | undefined = first;
+      while (next) {
+        state.nextNews = undefined;
+        const result = await this.refreshEndpointSafely(endpoint, state, false, undefined, next);
+        if (result.ok) state.failures = 0;
+        next = state.nextNews;
+      }
+    };
+    state.following = run(news).finally(() => { state.following = undefined; });
+    return state.following;
   }
 
   /** Re-reads everything shown (the Refresh command), and retries endpoints that could not be read. */
@@ -387,10 +447,10 @@ export class ExplorerModel {
    * types) counts as failed: it backs off alone, and the tick goes on to the other endpoints.
    */
   private async refreshEndpointSafely(
-    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
+    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal, news?: FollowNews,
   ): Promise<{ ok: boolean; retryAfterMs?: number }> {
     try {
-      return await this.refreshEndpoint(endpoint, state, full, signal);
+      return await this.refreshEndpoint(endpoint, state, full, signal, news);
     } catch (error) {
       state.overview = { ok: false, error: unshowableText(error) };
       return { ok: false };
@@ -399,11 +459,11 @@ export class ExplorerModel {
 
   /** Reads the endpoint's block and what is open under it, then says what may have changed. */
   private async refreshEndpoint(
-    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
+    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal, news?: FollowNews,
   ): Promise<{ ok: boolean; retryAfterMs?: number }> {
     let quiet = false;
     try {
-      const result = await this.readEndpoint(endpoint, state, full, signal);
+      const result = await this.readEndpoint(endpoint, state, full, signal, news);
       quiet = result.quiet === true;
       return result;
     } finally {
@@ -412,20 +472,33 @@ export class ExplorerModel {
     }
   }
 
-  /** `quiet`: nothing was read beyond the head, which had not moved. */
+  /**
+   * `quiet`: nothing changed (the head had not moved, or the block read is the one shown), so the
+   * tree has nothing to compare. `news`: what a subscription said changed; a flashblock's pending
+   * block is taken as it came, not read again.
+   */
   private async readEndpoint(
-    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal,
+    endpoint: ExplorerEndpoint, state: EndpointState, full: boolean, signal?: AbortSignal, news?: FollowNews,
   ): Promise<{ ok: boolean; retryAfterMs?: number; quiet?: boolean }> {
     const settings = this.settings();
     // Following latest: one cheap head check; the rest is read only when a new block came.
-    if (this.tag === 'latest' && !full && state.block?.ok && state.block.value && state.overview?.ok) {
+    if (this.tag === 'latest' && !full && news?.kind !== 'head' && state.block?.ok && state.block.value && state.overview?.ok) {
       try {
         const now = await state.browser.lookups.head(signal);
         if (`0x${now.toString(16)}` === state.block.value.number) return { ok: true, quiet: true };
       } catch { /* read in full below, which records the error */ }
     }
-    const { block, head, error } = await state.reader.block(this.tag, signal);
+    const shown = state.block?.ok ? blockFingerprint(state.block.value) : undefined;
+    const { block, head, error } = news?.kind === 'flashblock' && this.tag === 'pending'
+      ? { block: { ok: true as const, value: news.block }, head: parentNumber(news.block), error: undefined }
+      : await state.reader.block(this.tag, signal);
     if (signal?.aborted) return { ok: true };
+    // The same block as shown, at the same head, with every open section read at it: nothing to do.
+    if (!full && block.ok && shown !== undefined && blockFingerprint(block.value) === shown && state.sectionsReadAt === shown
+      && state.overview?.ok && state.overview.value.head === head && this.sectionsLoaded(state)
+      && (!endpoint.tokenAddress || state.token !== undefined)) {
+      return { ok: true, quiet: true };
+    }
     state.block = block;
     if (block.ok && this.tag === 'latest') await state.browser.observeLatest(block.value, signal);
     if (block.ok && state.open.has('recent') && head !== undefined) await state.browser.followHead(this.browserSettings(endpoint), BigInt(head), signal);
@@ -508,6 +581,17 @@ export class ExplorerModel {
         if (endpoint.tokenAddress) state.token = await state.reader.token(endpoint.tokenAddress, 'latest', signal);
         break;
     }
+  }
+}
+
+/** The head under a pending block: its parent's number (undefined for a block without a number). */
+function parentNumber(block: BlockJson): string | undefined {
+  if (typeof block.number !== 'string') return undefined;
+  try {
+    const number = BigInt(block.number);
+    return number > 0n ? `0x${(number - 1n).toString(16)}` : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import type {
   AccountData, ActivityFilter, BlockDetail, BlockJson, FilterLogs, Found, Loaded, Overview, ReceiptJson, ReceiptSummary, SlotData, TokenData,
 } from './chainData';
 import type { AbiBook } from './decoding';
+import type { FollowMode } from './followMode';
 
 export type NodeKind =
   | 'endpoint' | 'block' | 'field' | 'transactions' | 'transaction' | 'receipts' | 'receipt' | 'logs' | 'logFilter'
@@ -82,6 +83,8 @@ export interface EndpointView extends EndpointData {
   recentPageSize?: number;
   /** The ABIs the user gave (calls and events of other contracts are decoded with them). */
   abis?: AbiBook;
+  /** How an expanded endpoint is followed (subscription or polling); undefined while collapsed. */
+  follow?: FollowMode;
 }
 
 /** The tag the block node shows, and how many pending refreshes were seen for its number. */

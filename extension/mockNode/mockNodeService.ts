@@ -119,8 +119,12 @@ export class MockNodeService implements vscode.Disposable {
       defaultStorageSlots: tokenSlots(node.tokenAddress, accounts[0]),
     };
     const endpoints: Endpoint[] = [
-      { ...common, id: 'ep:mock:public', name: 'Mock node (public)', url: node.url, displayUrl: node.url },
-      { ...common, id: 'ep:mock:dedicated', name: 'Mock node (dedicated)', url: node.dedicatedUrl, displayUrl: maskUrl(node.dedicatedUrl) },
+      // The node answers WebSocket on the same port and paths as HTTP.
+      { ...common, id: 'ep:mock:public', name: 'Mock node (public)', url: node.url, displayUrl: node.url, wsUrl: node.wsUrl },
+      {
+        ...common, id: 'ep:mock:dedicated', name: 'Mock node (dedicated)', url: node.dedicatedUrl, displayUrl: maskUrl(node.dedicatedUrl),
+        wsUrl: node.dedicatedWsUrl,
+      },
     ];
     this.registry.setMockEndpoints(endpoints);
   }

@@ -30,6 +30,16 @@ export function maskUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}${segments.join('/')}${query ? `?${query}` : ''}`;
 }
 
+/** A ws:// or wss:// URL (an endpoint's optional WebSocket URL). */
+export function isWebSocketUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'ws:' || parsed.protocol === 'wss:';
+  } catch {
+    return false;
+  }
+}
+
 export function isHttpUrl(url: string): boolean {
   try {
     const parsed = new URL(url);

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SlotSetting } from '../explorer/chainData';
 import { readSettings, SECTION, updateSettingsEndpoints } from '../settings';
-import { maskUrl, urlHoldsKey } from './endpointUrl';
+import { isWebSocketUrl, maskUrl, urlHoldsKey } from './endpointUrl';
 
 export type EndpointSource = 'settings' | 'secret' | 'mock';
 
@@ -15,6 +15,8 @@ export interface Endpoint {
   name: string;
   url: string;
   displayUrl: string;
+  /** ws:// or wss://, where the chain is followed by subscription (derived for the mock node). */
+  wsUrl?: string;
   source: EndpointSource;
   /** Known for the mock node; from the tokenAddress setting otherwise. */
   tokenAddress?: string;
@@ -31,11 +33,13 @@ interface SecretEndpointEntry {
 
 const SECRET_LIST_KEY = 'chainExplorer.secretEndpoints';
 const secretKey = (id: string): string => `chainExplorer.endpointUrl.${id}`;
+const secretWsKey = (id: string): string => `chainExplorer.endpointWsUrl.${id}`;
 
 export class EndpointRegistry implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private secretUrls = new Map<string, string>();
+  private secretWsUrls = new Map<string, string>();
   private mockEndpoints: Endpoint[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -54,11 +58,15 @@ export class EndpointRegistry implements vscode.Disposable {
   /** Reads the secret URLs into memory (call once at start and after changes). */
   async loadSecrets(): Promise<void> {
     const urls = new Map<string, string>();
+    const wsUrls = new Map<string, string>();
     for (const entry of this.secretEntries()) {
       const url = await this.context.secrets.get(secretKey(entry.id));
       if (url) urls.set(entry.id, url);
+      const wsUrl = await this.context.secrets.get(secretWsKey(entry.id));
+      if (wsUrl) wsUrls.set(entry.id, wsUrl);
     }
     this.secretUrls = urls;
+    this.secretWsUrls = wsUrls;
   }
 
   list(): Endpoint[] {
@@ -66,10 +74,12 @@ export class EndpointRegistry implements vscode.Disposable {
     const token = settings.tokenAddress || undefined;
     const fromSettings = settings.endpoints.map((e): Endpoint => ({
       id: `ep:settings:${e.name}`, name: e.name, url: e.url, displayUrl: maskUrl(e.url), source: 'settings', tokenAddress: token,
+      ...(e.wsUrl && isWebSocketUrl(e.wsUrl) ? { wsUrl: e.wsUrl } : {}),
     }));
     const fromSecrets = this.secretEntries().flatMap((e): Endpoint[] => {
       const url = this.secretUrls.get(e.id);
-      return url ? [{ id: `ep:secret:${e.id}`, name: e.name, url, displayUrl: maskUrl(url), source: 'secret', tokenAddress: token }] : [];
+      const wsUrl = this.secretWsUrls.get(e.id);
+      return url ? [{ id: `ep:secret:${e.id}`, name: e.name, url, displayUrl: maskUrl(url), source: 'secret', tokenAddress: token, ...(wsUrl ? { wsUrl } : {}) }] : [];
     });
     return [...this.mockEndpoints, ...fromSettings, ...fromSecrets];
   }
@@ -83,23 +93,27 @@ export class EndpointRegistry implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Adds an endpoint: a URL holding a key goes to SecretStorage, any other to the user settings. */
-  async add(name: string, url: string): Promise<Endpoint> {
-    if (urlHoldsKey(url)) {
+  /**
+   * Adds an endpoint: when its URL or WebSocket URL holds a key both go to SecretStorage, else to
+   * the user settings.
+   */
+  async add(name: string, url: string, wsUrl?: string): Promise<Endpoint> {
+    if (urlHoldsKey(url) || (wsUrl !== undefined && urlHoldsKey(wsUrl))) {
       const id = randomUUID();
       await this.context.secrets.store(secretKey(id), url);
+      if (wsUrl !== undefined) await this.context.secrets.store(secretWsKey(id), wsUrl);
       await this.context.globalState.update(SECRET_LIST_KEY, [...this.secretEntries(), { id, name }]);
       await this.loadSecrets();
       this.changed.fire();
-      return { id: `ep:secret:${id}`, name, url, displayUrl: maskUrl(url), source: 'secret' };
+      return { id: `ep:secret:${id}`, name, url, displayUrl: maskUrl(url), source: 'secret', ...(wsUrl !== undefined ? { wsUrl } : {}) };
     }
-    await updateSettingsEndpoints((current) => [...current.filter((e) => e.name !== name), { name, url }]);
-    return { id: `ep:settings:${name}`, name, url, displayUrl: url, source: 'settings' };
+    await updateSettingsEndpoints((current) => [...current.filter((e) => e.name !== name), { name, url, ...(wsUrl !== undefined ? { wsUrl } : {}) }]);
+    return { id: `ep:settings:${name}`, name, url, displayUrl: url, source: 'settings', ...(wsUrl !== undefined ? { wsUrl } : {}) };
   }
 
   /** Endpoints written into the settings by hand with a key in the URL. */
   keyedSettingsEndpoints(): Endpoint[] {
-    return this.list().filter((e) => e.source === 'settings' && urlHoldsKey(e.url));
+    return this.list().filter((e) => e.source === 'settings' && (urlHoldsKey(e.url) || (e.wsUrl !== undefined && urlHoldsKey(e.wsUrl))));
   }
 
   /** Moves settings endpoints whose URL holds a key into SecretStorage (same names). */
@@ -107,7 +121,7 @@ export class EndpointRegistry implements vscode.Disposable {
     const keyed = this.keyedSettingsEndpoints();
     for (const endpoint of keyed) {
       await this.remove(endpoint);
-      await this.add(endpoint.name, endpoint.url);
+      await this.add(endpoint.name, endpoint.url, endpoint.wsUrl);
     }
     return keyed.map((e) => e.name);
   }
@@ -116,6 +130,7 @@ export class EndpointRegistry implements vscode.Disposable {
     if (endpoint.source === 'secret') {
       const raw = endpoint.id.slice('ep:secret:'.length);
       await this.context.secrets.delete(secretKey(raw));
+      await this.context.secrets.delete(secretWsKey(raw));
       await this.context.globalState.update(SECRET_LIST_KEY, this.secretEntries().filter((e) => e.id !== raw));
       await this.loadSecrets();
       this.changed.fire();
