@@ -4,10 +4,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { getAddress, Interface } from 'ethers';
 import * as vscode from 'vscode';
+import WebSocket from 'ws';
 import type { ChainExplorerApi } from '../../../extension/main';
 import { api, childrenAt, countingProxy, nodeAt, rpc, showExplorer, sleep, waitFor, type CountingProxy } from './helpers';
 
 const PUBLIC = 'Mock node (public)';
+
+/** The test's own newFlashblocks subscription: the transaction hashes of each flashblock, in order. */
+async function flashblockWatch(wsUrl: string): Promise<{ list: string[][]; close(): void }> {
+  const socket = new WebSocket(wsUrl);
+  await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject); });
+  const list: string[][] = [];
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString()) as { method?: string; params?: { result?: { transactions?: ({ hash: string } | string)[] } } };
+    if (message.method !== 'eth_subscription') return;
+    list.push((message.params?.result?.transactions ?? []).map((t) => (typeof t === 'string' ? t : t.hash)));
+  });
+  socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newFlashblocks'] }));
+  return { list, close: () => socket.close() };
+}
 const DEDICATED = 'Mock node (dedicated)';
 
 describe('RPC explorer with the mock node', function () {
@@ -38,7 +53,9 @@ describe('RPC explorer with the mock node', function () {
   it('shows the endpoint (chain id, client version, head) and the latest block', async () => {
     const children = await childrenAt(explorer, [PUBLIC]);
     const endpoint = await nodeAt(explorer, [PUBLIC]);
-    assert.equal(endpoint!.spec.description, 'chain 31337', 'short enough for a sidebar; the version is in the tooltip');
+    // Short enough for a sidebar (the version is in the tooltip), and how it is followed: by
+    // subscription (the mock node has a WebSocket), or polling while that connects.
+    assert.match(endpoint!.spec.description ?? '', /^chain 31337 · (subscribed|polling, connecting)$/);
     assert.match(endpoint!.spec.tooltip ?? '', /chain-mock-node\/[\d.]+/);
     assert.equal(children[0].spec.label, 'Go to…', 'the search row first');
     const latest = children.find((c) => c.spec.kind === 'block')!;
@@ -58,7 +75,10 @@ describe('RPC explorer with the mock node', function () {
     await nodeAt(explorer, [PUBLIC, 'latest']);
     await vscode.commands.executeCommand('chainExplorer.pendingOn');
     await waitFor('the status bar to show pending', () => /pending #\d+\.\d+/.test(explorer.statusBarText() ?? ''));
-    assert.equal(explorer.poller.active, true, 'polling while pending is on and the view is visible');
+    // The mock node has a WebSocket: followed by subscription, nothing is polled.
+    await waitFor('the public endpoint followed by subscription', () => explorer.subscriptions.mode('ep:mock:public') === 'subscribed');
+    assert.match((await nodeAt(explorer, [PUBLIC]))?.spec.description ?? '', / · subscribed$/, 'the endpoint row says it');
+    assert.equal(explorer.poller.active, false, 'no polling while every expanded endpoint is followed by subscription');
     const [from, to] = node.accounts;
     for (let sent = 1; sent <= 3; sent++) {
       await rpc(node.url, 'eth_sendTransaction', [{ from: from.address, to: to.address, value: `0x${(sent * 1000).toString(16)}` }]);
@@ -72,12 +92,18 @@ describe('RPC explorer with the mock node', function () {
     assert.match(status, /pending #\d+\.[1-9]\d*/, `status bar counts pending refreshes: ${status}`);
   });
 
-  it('fires no tree change while pending is on and nothing changes', async () => {
+  it('fires no tree change while pending is on and nothing changes (ten flashblocks with nothing new)', async () => {
     await waitFor('a quiet pending block', async () => (await childrenAt(explorer, [PUBLIC, 'pending', 'Transactions'])).length === 3);
-    const ticksBefore = explorer.poller.ticks;
-    const eventsBefore = explorer.tree.changeEvents;
-    await waitFor('ten more poll ticks', () => explorer.poller.ticks >= ticksBefore + 10);
-    assert.equal(explorer.tree.changeEvents, eventsBefore, 'unchanged data must not fire onDidChangeTreeData');
+    await sleep(500); // the last transaction's reads settle
+    const flashblocks = await flashblockWatch(explorer.mockNode.running!.wsUrl);
+    try {
+      const eventsBefore = explorer.tree.changeEvents;
+      const seen = flashblocks.list.length;
+      await waitFor('ten more flashblocks', () => flashblocks.list.length >= seen + 10);
+      assert.equal(explorer.tree.changeEvents, eventsBefore, 'unchanged data must not fire onDidChangeTreeData');
+    } finally {
+      flashblocks.close();
+    }
   });
 
   it('shows the 403 node for receipts on the public profile and lists receipts on the dedicated one', async () => {
@@ -97,6 +123,27 @@ describe('RPC explorer with the mock node', function () {
       return list.length === 3 ? list : undefined;
     });
     assert.match(accounts[0].spec.description ?? '', /^nonce 0 \/ pending 3 · [\d.]+ ETH · [\d.]+ USDC$/);
+  });
+
+  it('shows a pending transaction within one flashblock of its pre-confirmation, by subscription', async () => {
+    const node = explorer.mockNode.running!;
+    await waitFor('subscribed', () => explorer.subscriptions.mode('ep:mock:public') === 'subscribed');
+    const flashblocks = await flashblockWatch(node.wsUrl);
+    try {
+      const [from, to] = node.accounts;
+      const hash = await rpc(node.url, 'eth_sendTransaction', [{ from: from.address, to: to.address, value: '0x7' }]) as string;
+      await waitFor('the transaction in the tree', async () => {
+        const list = await childrenAt(explorer, [PUBLIC, 'pending', 'Transactions']);
+        return list.some((n) => JSON.stringify(n.spec).includes(hash)) || undefined;
+      }, 10_000);
+      const shownAfter = flashblocks.list.length;
+      const confirmedIn = flashblocks.list.findIndex((txs) => txs.includes(hash));
+      assert.ok(confirmedIn >= 0, 'the test saw the flashblock that pre-confirmed it');
+      assert.ok(shownAfter - 1 - confirmedIn <= 1, `shown ${shownAfter - 1 - confirmedIn} flashblocks after its pre-confirmation`);
+      assert.equal(explorer.poller.active, false, 'not by polling');
+    } finally {
+      flashblocks.close();
+    }
   });
 
   describe('polling, counted at the node', () => {
@@ -201,7 +248,8 @@ describe('RPC explorer with the mock node', function () {
         const b = explorer.tree.node(`${(await nodeAt(explorer, [PUBLIC]))!.id}/block`);
         return b && Number(/#(\d+)/.exec(b.spec.label)?.[1]) >= first + 2;
       }, 20_000);
-      assert.equal(explorer.poller.active, true, 'polling at the block time with pending off');
+      assert.equal(explorer.subscriptions.mode('ep:mock:public'), 'subscribed', 'new heads come by subscription');
+      assert.equal(explorer.poller.active, false, 'nothing polled with pending off: the endpoint is followed by newHeads');
     });
 
     it('goes to a transaction by command and reveals it, selected, with its receipt status', async () => {

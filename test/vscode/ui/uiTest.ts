@@ -13,6 +13,7 @@ import { openBrowser, workbenchUrl } from '../browserDriver';
 import { freePort } from '../../helpers/freePort';
 import { startCodeServer } from '../codeServer';
 import { ensureVsCodeTools } from '../installTools';
+import { profileProcess } from './hostProfile';
 import { findProcesses, measureCpu } from './processCpu';
 
 export interface UiResult {
@@ -467,13 +468,22 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       const hosts = findProcesses(server.process.pid!, 'extensionHost');
       if (hosts.length === 0) throw new Error('no extension host process found');
       const host = hosts[0];
+      // The mock node has a WebSocket: the explorer follows it by subscription, and its row says so.
+      await row(page, /Mock node \(public\).*· subscribed/).waitFor({ timeout: 15_000 });
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const pendingOn = await measureCpu(host, 10_000);
+      // Where the time goes (diagnostics, after the measurement: the inspector costs a little itself).
+      if (process.env.CHAIN_EXPLORER_PROFILE_HOST === '1') console.log(`      pending on, profile:\n        ${(await profileProcess(host, 10_000)).join('\n        ')}`);
       await page.locator('.pane-header [aria-label*="Show Latest Block"], .title-actions [aria-label*="Show Latest Block"]').first().click();
       await page.locator('.statusbar-item', { hasText: /latest #\d+/ }).waitFor({ timeout: 10_000 });
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const idle = await measureCpu(host, 10_000);
-      console.log(`      extension host CPU (mock node in it, manual mode): pending on, nothing changing ${(pendingOn * 100).toFixed(1)}% of one core; pending off ${(idle * 100).toFixed(1)}%`);
+      if (process.env.CHAIN_EXPLORER_PROFILE_HOST === '1') console.log(`      pending off, profile:\n        ${(await profileProcess(host, 10_000)).join('\n        ')}`);
+      // The floor: the same extension host with the Chain view hidden (the explorer does nothing then).
+      await page.keyboard.press('Control+Shift+E');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const hidden = await measureCpu(host, 10_000);
+      console.log(`      extension host CPU (mock node in it, manual mode): pending on, nothing changing ${(pendingOn * 100).toFixed(1)}% of one core; pending off ${(idle * 100).toFixed(1)}%; Chain view hidden ${(hidden * 100).toFixed(1)}%`);
     });
   } finally {
     await browser.close();

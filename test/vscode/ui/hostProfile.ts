@@ -1,0 +1,63 @@
+// A CPU profile of a running Node process (the extension host) for the UI test's diagnostics:
+// SIGUSR1 opens its inspector, the Chrome DevTools Protocol's Profiler samples it, and the
+// functions with the most self time are returned (CHAIN_EXPLORER_PROFILE_HOST=1 prints them).
+import WebSocket from 'ws';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** The inspector's WebSocket URL once the process listens (after SIGUSR1), on `port`. */
+async function inspectorUrl(pid: number, port: number): Promise<string> {
+  process.kill(pid, 'SIGUSR1');
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { webSocketDebuggerUrl: string }[];
+      if (list[0]?.webSocketDebuggerUrl) return list[0].webSocketDebuggerUrl;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no inspector on port ${port} after SIGUSR1`);
+}
+
+/** Samples `pid` for `ms`; the `top` functions by self time, as "share% function url:line". */
+export async function profileProcess(pid: number, ms: number, top = 25, port = 9229): Promise<string[]> {
+  const socket = new WebSocket(await inspectorUrl(pid, port));
+  await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject); });
+  let next = 1;
+  const answers = new Map<number, (result: unknown) => void>();
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+    if (message.id !== undefined) answers.get(message.id)?.(message.result);
+  });
+  const call = (method: string, params: unknown = {}): Promise<unknown> => new Promise((resolve) => {
+    const id = next++;
+    answers.set(id, resolve);
+    socket.send(JSON.stringify({ id, method, params }));
+  });
+  try {
+    await call('Profiler.enable');
+    await call('Profiler.setSamplingInterval', { interval: 1000 });
+    await call('Profiler.start');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const { profile } = await call('Profiler.stop') as { profile: { nodes: ProfileNode[] } };
+    const self = new Map<string, number>();
+    let total = 0;
+    for (const node of profile.nodes) {
+      const hits = node.hitCount ?? 0;
+      total += hits;
+      const frame = node.callFrame;
+      const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + hits);
+    }
+    return [...self].sort((a, b) => b[1] - a[1]).slice(0, top)
+      .map(([key, hits]) => `${((hits / Math.max(1, total)) * 100).toFixed(1)}% ${key}`);
+  } finally {
+    await call('Profiler.disable').catch(() => undefined);
+    socket.close();
+  }
+}
