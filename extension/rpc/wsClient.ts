@@ -6,7 +6,7 @@
 // maxBufferedBytes wait to be sent, at most maxPendingCalls calls wait for an answer, and
 // notifications for an unknown subscription are dropped. A socket error or close settles every
 // call waiting (rejected) and is reported once through `onClose`.
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { BadResponseError, CancelledError, JsonRpcError, NetworkError, TimeoutError, type JsonRpcErrorObject } from './errors';
 
 export interface WsClientOptions {
@@ -19,6 +19,10 @@ export interface WsClientOptions {
   /** Calls waiting for an answer at most (default 256). */
   maxPendingCalls?: number;
 }
+
+/** ws readyState values (WebSocket.OPEN, WebSocket.CONNECTING). */
+const CONNECTING = 0;
+const OPEN = 1;
 
 export type NotificationListener = (result: unknown) => void;
 
@@ -47,7 +51,9 @@ export class WsRpcClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
     this.maxPendingCalls = options.maxPendingCalls ?? 256;
-    this.socket = new WebSocket(url, {
+    // Loaded on first use: in the bundles, dist/mock-node-ws.js beside them (see esbuild.mjs).
+    const { WebSocket: Socket } = require('ws') as typeof import('ws');
+    this.socket = new Socket(url, {
       maxPayload: options.maxMessageBytes ?? 16 * 1024 * 1024,
       handshakeTimeout: this.timeoutMs,
       perMessageDeflate: false,
@@ -85,7 +91,7 @@ export class WsRpcClient {
 
   call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
     if (this.closedReason !== undefined) return Promise.reject(new NetworkError(method, this.closedReason));
-    if (this.socket.readyState !== WebSocket.OPEN) return Promise.reject(new NetworkError(method, 'the socket is not open'));
+    if (this.socket.readyState !== OPEN) return Promise.reject(new NetworkError(method, 'the socket is not open'));
     if (this.calls.size >= this.maxPendingCalls) return Promise.reject(new NetworkError(method, `${this.calls.size} calls already wait for an answer`));
     if (this.socket.bufferedAmount > this.maxBufferedBytes) {
       return Promise.reject(new NetworkError(method, `${this.socket.bufferedAmount} bytes wait to be sent`));
@@ -123,7 +129,7 @@ export class WsRpcClient {
     this.closeListeners = [];
     this.close('closed by the explorer');
     try {
-      if (this.socket.readyState === WebSocket.CONNECTING) this.socket.terminate();
+      if (this.socket.readyState === CONNECTING) this.socket.terminate();
       else this.socket.close(1000);
     } catch {
       // already closing
@@ -144,7 +150,7 @@ export class WsRpcClient {
         // a listener's mistake never reaches the socket's event
       }
     }
-    if (this.socket.readyState === WebSocket.OPEN) {
+    if (this.socket.readyState === OPEN) {
       try { this.socket.terminate(); } catch { /* gone */ }
     }
   }
