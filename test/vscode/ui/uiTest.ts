@@ -470,13 +470,15 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       const host = hosts[0];
       // The mock node has a WebSocket: the explorer follows it by subscription, and its row says so.
       await row(page, /Mock node \(public\).*· subscribed/).waitFor({ timeout: 15_000 });
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Steady state: the restart's reads and the tree's re-render are over (a loaded machine is slow).
+      await new Promise((resolve) => setTimeout(resolve, 3000));
       const pendingOn = await measureCpu(host, 10_000);
       // Where the time goes (diagnostics, after the measurement: the inspector costs a little itself).
       if (process.env.CHAIN_EXPLORER_PROFILE_HOST === '1') console.log(`      pending on, profile:\n        ${(await profileProcess(host, 10_000)).join('\n        ')}`);
       await page.locator('.pane-header [aria-label*="Show Latest Block"], .title-actions [aria-label*="Show Latest Block"]').first().click();
       await page.locator('.statusbar-item', { hasText: /latest #\d+/ }).waitFor({ timeout: 10_000 });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Steady state: the one read of everything shown at latest, and its re-render, are over.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
       const idle = await measureCpu(host, 10_000);
       if (process.env.CHAIN_EXPLORER_PROFILE_HOST === '1') console.log(`      pending off, profile:\n        ${(await profileProcess(host, 10_000)).join('\n        ')}`);
       // The floor: the same extension host with the Chain view hidden (the explorer does nothing then).
