@@ -41,7 +41,7 @@ describe('ExplorerModel against Anvil, a node that is not ours @integration', fu
   it('shows the endpoint (chain id, client version, head) and the latest block with its header', async () => {
     await model.expandEndpoint('ep:anvil');
     const root = model.roots()[0];
-    assert.equal(root.description, 'chain 31337');
+    assert.equal(root.description, 'chain 31337 · polling', 'expanded, without a WebSocket URL: followed by polling');
     assert.match(root.tooltip ?? '', /anvil\/v[\d.]+/);
     const latest = find(root.children, 'latest');
     assert.equal(latest.label, 'latest #1');
