@@ -169,6 +169,7 @@ function runUntraced(
         },
         tracer: options.tracer,
         hasCode: (address) => child.account(address).code !== '0x',
+        codeAt: (address) => child.account(address).code,
       });
     } catch (error) {
       if (error instanceof NativePathDeclined) {

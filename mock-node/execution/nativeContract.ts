@@ -59,6 +59,8 @@ export interface CallContext {
   readonly tracer?: ExecutionTracer;
   /** Whether an account holds code (a contract), at the state the call runs in. */
   hasCode(address: Hex): boolean;
+  /** The code at an address as the transaction sees it ('0x' for none). */
+  codeAt?(address: Hex): Hex;
 }
 
 /**

@@ -53,6 +53,27 @@ export const STABLE_TOKEN_ABI = [
   'function unpause()',
   'function blacklist(address account)',
   'function unBlacklist(address account)',
+  // Administration (FiatTokenV2_2's roles)
+  'function configureMinter(address minter, uint256 minterAllowedAmount) returns (bool)',
+  'function removeMinter(address minter) returns (bool)',
+  'function updateMasterMinter(address newMasterMinter)',
+  'function transferOwnership(address newOwner)',
+  'function updatePauser(address newPauser)',
+  'function updateBlacklister(address newBlacklister)',
+  'function rescuer() view returns (address)',
+  'function updateRescuer(address newRescuer)',
+  'function rescueERC20(address tokenContract, address to, uint256 amount)',
+  // Initializers (they revert: the deployed token is initialized to version 3)
+  'function initialize(string tokenName, string tokenSymbol, string tokenCurrency, uint8 tokenDecimals, address newMasterMinter, address newPauser, address newBlacklister, address newOwner)',
+  'function initializeV2(string newName)',
+  'function initializeV2_1(address lostAndFound)',
+  'function initializeV2_2(address[] accountsToBlacklist, string newSymbol)',
+  // The proxy (FiatTokenProxy): admin() and implementation() answer anyone; the others only its admin
+  'function admin() view returns (address)',
+  'function implementation() view returns (address)',
+  'function changeAdmin(address newAdmin)',
+  'function upgradeTo(address newImplementation)',
+  'function upgradeToAndCall(address newImplementation, bytes data) payable',
   // Events
   'event Transfer(address indexed from, address indexed to, uint256 value)',
   'event Approval(address indexed owner, address indexed spender, uint256 value)',
@@ -65,6 +86,15 @@ export const STABLE_TOKEN_ABI = [
   'event UnBlacklisted(address indexed _account)',
   'event Pause()',
   'event Unpause()',
+  'event MinterConfigured(address indexed minter, uint256 minterAllowedAmount)',
+  'event MinterRemoved(address indexed oldMinter)',
+  'event MasterMinterChanged(address indexed newMasterMinter)',
+  'event OwnershipTransferred(address previousOwner, address newOwner)',
+  'event PauserChanged(address indexed newAddress)',
+  'event BlacklisterChanged(address indexed newBlacklister)',
+  'event RescuerChanged(address indexed newRescuer)',
+  'event AdminChanged(address previousAdmin, address newAdmin)',
+  'event Upgraded(address implementation)',
 ] as const;
 
 /**
@@ -108,7 +138,19 @@ export const EVENT_SIGNATURES = {
   UnBlacklisted: 'UnBlacklisted(address)',
   Pause: 'Pause()',
   Unpause: 'Unpause()',
+  MinterConfigured: 'MinterConfigured(address,uint256)',
+  MinterRemoved: 'MinterRemoved(address)',
+  MasterMinterChanged: 'MasterMinterChanged(address)',
+  OwnershipTransferred: 'OwnershipTransferred(address,address)',
+  PauserChanged: 'PauserChanged(address)',
+  BlacklisterChanged: 'BlacklisterChanged(address)',
+  RescuerChanged: 'RescuerChanged(address)',
+  AdminChanged: 'AdminChanged(address,address)',
+  Upgraded: 'Upgraded(address)',
 } as const;
+
+/** Functions the proxy (FiatTokenProxy) answers itself; every other selector goes to the implementation. */
+export const PROXY_FUNCTIONS = ['admin()', 'implementation()', 'changeAdmin(address)', 'upgradeTo(address)', 'upgradeToAndCall(address,bytes)'] as const;
 
 export type TokenEventName = keyof typeof EVENT_SIGNATURES;
 

@@ -8,11 +8,11 @@ import {
   dataLength,
   getBytes,
   getCreateAddress,
+  FunctionFragment,
   Interface,
   keccak256,
   toBeHex,
   zeroPadValue,
-  type FunctionFragment,
   type Result,
 } from 'ethers';
 import { encodeRevertReason } from '../execute';
@@ -23,6 +23,7 @@ import {
   BLACKLIST_FLAG,
   EVENT_TOPICS,
   MAX_BALANCE,
+  PROXY_FUNCTIONS,
   PROXY_SLOTS,
   SECP256K1_HALF_N,
   STABLE_TOKEN_ABI,
@@ -39,7 +40,7 @@ import {
 } from '../../tokenKit/index';
 import { GasMeter } from '../evmGas';
 import type { TracedFrame } from '../trace/recorder';
-import { pathGas, priceCall } from './gas';
+import { nestedCallSurplus, pathGas, priceCall } from './gas';
 import { FIAT_TOKEN_PROXY_RUNTIME, fiatTokenV2_2Runtime, signatureCheckerRuntime } from './realCode';
 import { signatureCallGas } from './traceGas';
 import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, wordToAddress, writeString } from './storage';
@@ -97,6 +98,8 @@ class Invocation {
   private readonly tags: string[] = [];
   /** A signature has been checked: its bytes (and their length word) are in memory from here on. */
   signatureInMemory = false;
+  /** What nested CALLs need beyond what they use (see nestedCallSurplus). */
+  callSurplus = 0n;
 
   constructor(
     readonly ctx: CallContext,
@@ -105,8 +108,9 @@ class Invocation {
     readonly signature: string,
     /** What the proxy metered before it delegated. */
     readonly proxyDynamic: bigint,
+    caller: Hex,
   ) {
-    this.caller = ctx.caller.toLowerCase();
+    this.caller = caller;
     this.state = new TokenState(meter);
   }
 
@@ -118,6 +122,12 @@ class Invocation {
   require(condition: boolean, reason: string): void {
     this.checks += 1;
     if (!condition) throw new Revert(reason, this.signatureInMemory);
+  }
+
+  /** `require(condition)` without a reason: reverts with empty data. */
+  requireSilently(condition: boolean): void {
+    this.checks += 1;
+    if (!condition) throw new Revert();
   }
 
   /** Marks a branch whose constant gas differs (e.g. permit's deadline of 2^256 - 1 skips the clock). */
@@ -159,6 +169,23 @@ function onlyBlacklister(inv: Invocation): void {
 
 function onlyMinters(inv: Invocation): void {
   inv.require(inv.state.isMinter(inv.caller), 'FiatToken: caller is not a minter');
+}
+
+function onlyOwner(inv: Invocation): void {
+  inv.require(inv.caller === inv.state.owner(), 'Ownable: caller is not the owner');
+}
+
+function onlyMasterMinter(inv: Invocation): void {
+  inv.require(inv.caller === inv.state.masterMinter(), 'FiatToken: caller is not the masterMinter');
+}
+
+function onlyRescuer(inv: Invocation): void {
+  inv.require(inv.caller === inv.state.rescuer(), 'Rescuable: caller is not the rescuer');
+}
+
+/** `require(account != address(0), reason)` of the role setters. */
+function nonZero(inv: Invocation, account: Hex, reason: string): void {
+  inv.require(account !== ZERO_ADDRESS, reason);
 }
 
 function safeAdd(inv: Invocation, a: bigint, b: bigint): bigint {
@@ -417,6 +444,35 @@ function permit(inv: Invocation, args: Result): unknown[] {
 
 const lower = (value: unknown): Hex => (value as string).toLowerCase();
 
+const TRANSFER_SELECTOR = '0xa9059cbb';
+
+/**
+ * rescueERC20(tokenContract, to, amount): the rescuer moves ERC-20 tokens the token's own address
+ * holds, with SafeERC20.safeTransfer: Address.functionCall (the target must have code), then
+ * tokenContract.transfer(to, amount) as a CALL from the token's address, bubbling its revert.
+ * The token can rescue itself (a CALL back into the proxy, metered on the same meter); any other
+ * contract's transfer is bytecode, so the native path declines and the EVM runs the message.
+ */
+function rescueERC20(inv: Invocation, args: Result): unknown[] {
+  const target = lower(args[0]);
+  const to = lower(args[1]);
+  const amount = args[2] as bigint;
+  onlyRescuer(inv);
+  inv.meter.touchAccount(target);
+  inv.require(inv.token.codeOf(inv.ctx, target) !== '0x', 'Address: call to non-contract');
+  if (target !== inv.token.address) {
+    // Another contract's transfer runs as bytecode: the whole message goes to the EVM.
+    throw new NativePathDeclined(`rescueERC20 of another contract (${target})`);
+  }
+  const data = concat([TRANSFER_SELECTOR, abi.encode(['address', 'uint256'], [to, amount])]);
+  const before = inv.meter.dynamic;
+  const inner = inv.token.enter(inv.ctx, inv.meter, inv.token.address, data, 0n);
+  inv.tag(`call ${inner.path}`);
+  if (!inner.ok) throw inner.revert.reason === undefined ? new Revert('SafeERC20: low-level call failed') : inner.revert;
+  inv.callSurplus += nestedCallSurplus(inner.path, inv.meter.dynamic - before, inner.proxyDynamic - before, inv.meter.lastSstoreCost);
+  return [];
+}
+
 type Handler = (inv: Invocation, args: Result) => unknown[];
 
 interface FunctionEntry {
@@ -568,12 +624,90 @@ const HANDLERS: Record<string, Handler> = {
     inv.emit('UnBlacklisted', [account]);
     return [];
   },
+  'configureMinter(address,uint256)': (inv, a) => {
+    const minter = lower(a[0]);
+    const allowance = a[1] as bigint;
+    whenNotPaused(inv);
+    onlyMasterMinter(inv);
+    inv.state.setMinter(minter, true);
+    inv.state.setMinterAllowance(minter, allowance);
+    inv.emit('MinterConfigured', [minter], uintData(allowance));
+    return [true];
+  },
+  'removeMinter(address)': (inv, a) => {
+    const minter = lower(a[0]);
+    onlyMasterMinter(inv);
+    inv.state.setMinter(minter, false);
+    inv.state.setMinterAllowance(minter, 0n);
+    inv.emit('MinterRemoved', [minter]);
+    return [true];
+  },
+  'updateMasterMinter(address)': (inv, a) => {
+    const next = lower(a[0]);
+    onlyOwner(inv);
+    nonZero(inv, next, 'FiatToken: new masterMinter is the zero address');
+    inv.state.setMasterMinter(next);
+    inv.emit('MasterMinterChanged', [inv.state.masterMinter()]);
+    return [];
+  },
+  'transferOwnership(address)': (inv, a) => {
+    const next = lower(a[0]);
+    onlyOwner(inv);
+    nonZero(inv, next, 'Ownable: new owner is the zero address');
+    inv.emit('OwnershipTransferred', [], concat([zeroPadValue(inv.state.owner(), 32), zeroPadValue(next, 32)]));
+    inv.state.setOwner(next);
+    return [];
+  },
+  'updatePauser(address)': (inv, a) => {
+    const next = lower(a[0]);
+    onlyOwner(inv);
+    nonZero(inv, next, 'Pausable: new pauser is the zero address');
+    inv.state.setPauser(next);
+    inv.emit('PauserChanged', [inv.state.pauser()]);
+    return [];
+  },
+  'updateBlacklister(address)': (inv, a) => {
+    const next = lower(a[0]);
+    onlyOwner(inv);
+    nonZero(inv, next, 'Blacklistable: new blacklister is the zero address');
+    inv.state.setBlacklister(next);
+    inv.emit('BlacklisterChanged', [inv.state.blacklister()]);
+    return [];
+  },
+  'rescuer()': (inv) => [inv.state.rescuer()],
+  'updateRescuer(address)': (inv, a) => {
+    const next = lower(a[0]);
+    onlyOwner(inv);
+    nonZero(inv, next, 'Rescuable: new rescuer is the zero address');
+    inv.state.setRescuer(next);
+    inv.emit('RescuerChanged', [next]);
+    return [];
+  },
+  'rescueERC20(address,address,uint256)': rescueERC20,
+  // The deployed token is initialized to version 3: each initializer's first check fails.
+  'initialize(string,string,string,uint8,address,address,address,address)': (inv) => {
+    inv.require(!inv.state.initialized(), 'FiatToken: contract is already initialized');
+    throw new Error('unreachable: the token is always initialized');
+  },
+  'initializeV2(string)': (inv) => {
+    inv.requireSilently(inv.state.initialized() && inv.state.initializedVersion() === 0n);
+    throw new Error('unreachable: the token is at version 3');
+  },
+  'initializeV2_1(address)': (inv) => {
+    inv.requireSilently(inv.state.initializedVersion() === 1n);
+    throw new Error('unreachable: the token is at version 3');
+  },
+  'initializeV2_2(address[],string)': (inv) => {
+    inv.requireSilently(inv.state.initializedVersion() === 2n);
+    throw new Error('unreachable: the token is at version 3');
+  },
 };
 
 function buildDispatch(): Map<string, FunctionEntry> {
   const dispatch = new Map<string, FunctionEntry>();
   stableTokenInterface().forEachFunction((fragment) => {
     const signature = fragment.format('sighash');
+    if ((PROXY_FUNCTIONS as readonly string[]).includes(signature)) return; // the proxy's own (see StableToken.enter)
     const handler = HANDLERS[signature];
     if (!handler) throw new Error(`no handler for ${signature}`);
     const view = fragment.stateMutability === 'view' || fragment.stateMutability === 'pure';
@@ -585,6 +719,23 @@ function buildDispatch(): Map<string, FunctionEntry> {
 let functionsBySelector: Map<string, FunctionEntry> | undefined;
 /** The functions by selector, built on the first call. */
 const DISPATCH = { get: (selector: string) => (functionsBySelector ??= buildDispatch()).get(selector) };
+
+/** What one entry into the proxy did: the path it took (which prices its constant gas) and its result. */
+type Entered =
+  | { ok: true; path: string; proxyDynamic: bigint; returnData: Hex; callSurplus?: bigint }
+  | { ok: false; path: string; proxyDynamic: bigint; revert: Revert };
+
+interface ProxyEntry {
+  readonly fragment: FunctionFragment;
+}
+
+const PROXY_SIGNATURES = new Set<string>(PROXY_FUNCTIONS);
+const PROXY_INTERFACE = new Interface(STABLE_TOKEN_ABI.filter((f) => f.startsWith('function ')).filter((f) => {
+  const fragment = FunctionFragment.from(f);
+  return PROXY_SIGNATURES.has(fragment.format('sighash'));
+}) as unknown as string[]);
+const PROXY_DISPATCH = new Map<string, ProxyEntry>();
+PROXY_INTERFACE.forEachFunction((fragment) => PROXY_DISPATCH.set(fragment.selector, { fragment }));
 
 export class StableToken implements NativeContract {
   readonly address: Hex;
@@ -599,6 +750,8 @@ export class StableToken implements NativeContract {
   readonly implementation: Hex;
   readonly signatureChecker: Hex;
   readonly proxyAdmin: Hex;
+  /** The implementation and the library have code, as on a real chain (a proxy upgrades only to a contract). */
+  readonly companions: readonly { address: Hex; code: Hex }[];
 
   constructor(
     readonly options: TokenOptions,
@@ -620,57 +773,140 @@ export class StableToken implements NativeContract {
 
   call(ctx: CallContext): CallOutcome {
     const meter = new GasMeter(ctx.storage, ctx.warm, this.address, ctx.tracer);
-    // The proxy (AdminUpgradeabilityProxy): its admin may not call through it; everyone else's call
-    // is DELEGATECALLed to the implementation read from the implementation slot.
-    const admin = wordToAddress(meter.get(PROXY_SLOTS.admin));
-    if (ctx.caller.toLowerCase() === admin) {
-      return this.outcome('proxy|admin', meter, 0n, new Revert('Cannot call fallback function from the proxy admin'));
+    const entered = this.enter(ctx, meter, ctx.caller.toLowerCase(), ctx.data, ctx.value, true);
+    if (!entered.ok) return this.outcome(entered.path, meter, entered.proxyDynamic, entered.revert);
+    return { ok: true, returnData: entered.returnData, ...this.gas(entered.path, meter, entered.proxyDynamic, true, entered.callSurplus) };
+  }
+
+  /**
+   * One call entering the proxy (FiatTokenProxy, an AdminUpgradeabilityProxy) from `caller`: the
+   * proxy's own functions first, then its fallback, which refuses the admin and DELEGATECALLs
+   * everyone else to the implementation read from the implementation slot. Also how the token
+   * calls itself (rescueERC20 of its own address, upgradeToAndCall), on the same meter
+   * (`top` false: such a nested call is not traced as a frame of its own).
+   */
+  enter(ctx: CallContext, meter: GasMeter, caller: Hex, data: Hex, value: bigint, top = false): Entered {
+    const selector = data.slice(0, 10).toLowerCase();
+    const proxyEntry = data.length >= 10 ? PROXY_DISPATCH.get(selector) : undefined;
+    if (proxyEntry) {
+      const handled = this.proxyFunction(ctx, meter, caller, data, value, proxyEntry);
+      // The proxy's own functions run in the proxy, without a DELEGATECALL: all of their gas is the proxy's.
+      if (handled) return { ...handled, proxyDynamic: meter.dynamic };
     }
-    meter.get(PROXY_SLOTS.implementation);
-    meter.touchAccount(this.implementation);
+    // The fallback: _willFallback refuses the admin, then _delegate(_implementation()).
+    const admin = wordToAddress(meter.get(PROXY_SLOTS.admin));
+    if (caller === admin) {
+      const path = proxyEntry ? `${proxyEntry.fragment.format('sighash')}|admin fallback` : 'proxy|admin';
+      return { ok: false, path, proxyDynamic: 0n, revert: new Revert('Cannot call fallback function from the proxy admin') };
+    }
+    const implementation = wordToAddress(meter.get(PROXY_SLOTS.implementation));
+    meter.touchAccount(implementation);
     const proxyDynamic = meter.dynamic;
-    if (!ctx.tracer) return this.delegated(ctx, meter, proxyDynamic);
+    if (implementation !== this.implementation) {
+      // Upgraded to other code: the proxy's real bytecode delegates to it in the EVM.
+      throw new NativePathDeclined(`the proxy delegates to ${implementation}, not FiatTokenV2_2`);
+    }
+    if (!top || !ctx.tracer) return this.delegated(ctx, meter, proxyDynamic, caller, data, value, proxyEntry);
     // Traced: the implementation's DELEGATECALL frame, as USDC shows it. Its gas is what the proxy
     // forwards after its own part; its gasUsed is the call's less the proxy's before and after.
-    const frame = ctx.tracer.enter({ type: 'DELEGATECALL', from: this.address, to: this.implementation, input: ctx.data, value: ctx.value });
-    const outcome = this.delegated(ctx, meter, proxyDynamic);
-    const constants = pathGas(outcome.gas!.path);
+    const frame = ctx.tracer.enter({ type: 'DELEGATECALL', from: this.address, to: this.implementation, input: data, value });
+    const entered = this.delegated(ctx, meter, proxyDynamic, caller, data, value, proxyEntry);
+    const constants = pathGas(entered.path);
     const proxyBefore = constants.proxyBefore + proxyDynamic;
-    const gasUsed = outcome.gasUsed - proxyBefore - constants.proxyAfter;
-    if (outcome.ok) ctx.tracer.exit(frame, { gasUsed, parentSpentBefore: proxyBefore, output: outcome.returnData });
-    else ctx.tracer.exit(frame, { gasUsed, parentSpentBefore: proxyBefore, output: outcome.revertData, error: 'execution reverted', revertReason: outcome.reason });
-    return outcome;
+    const used = priceCall(entered.path, proxyDynamic, meter, entered.ok, entered.ok ? entered.callSurplus : 0n).used;
+    const gasUsed = used - proxyBefore - constants.proxyAfter;
+    if (entered.ok) ctx.tracer.exit(frame, { gasUsed, parentSpentBefore: proxyBefore, output: entered.returnData });
+    else {
+      const output = entered.revert.reason === undefined ? '0x' : encodeRevertReason(entered.revert.reason);
+      ctx.tracer.exit(frame, { gasUsed, parentSpentBefore: proxyBefore, output, error: 'execution reverted', revertReason: entered.revert.reason });
+    }
+    return entered;
   }
 
   /** The implementation's part: dispatch, the function, its return data or revert. */
-  private delegated(ctx: CallContext, meter: GasMeter, proxyDynamic: bigint): CallOutcome {
-    const selector = ctx.data.slice(0, 10).toLowerCase();
-    const entry = ctx.data.length >= 10 ? DISPATCH.get(selector) : undefined;
+  private delegated(ctx: CallContext, meter: GasMeter, proxyDynamic: bigint, caller: Hex, data: Hex, value: bigint, proxyEntry: ProxyEntry | undefined): Entered {
+    const selector = data.slice(0, 10).toLowerCase();
+    // A proxy function called by someone else than the admin reaches the implementation, which has no such function.
+    const fallthrough = proxyEntry ? `${proxyEntry.fragment.format('sighash')}|fallback` : undefined;
+    const entry = data.length >= 10 && !proxyEntry ? DISPATCH.get(selector) : undefined;
     // No fallback: an unknown selector reverts with empty data, as does ETH sent to a
     // non-payable function or calldata too short for the arguments.
-    if (!entry) return this.outcome('unknown|revert', meter, proxyDynamic, new Revert());
+    if (!entry) return { ok: false, path: fallthrough ?? 'unknown|revert', proxyDynamic, revert: new Revert() };
     const signature = entry.fragment.format('sighash');
-    if (ctx.value > 0n) return this.outcome(`${signature}|callvalue`, meter, proxyDynamic, new Revert());
+    if (value > 0n) return { ok: false, path: `${signature}|callvalue`, proxyDynamic, revert: new Revert() };
     let args: Result;
     try {
-      args = stableTokenInterface().decodeFunctionData(entry.fragment, ctx.data);
+      args = stableTokenInterface().decodeFunctionData(entry.fragment, data);
     } catch {
-      return this.outcome(`${signature}|calldata`, meter, proxyDynamic, new Revert());
+      return { ok: false, path: `${signature}|calldata`, proxyDynamic, revert: new Revert() };
     }
-    const inv = new Invocation(ctx, meter, this, signature, proxyDynamic);
+    const inv = new Invocation(ctx, meter, this, signature, proxyDynamic, caller);
     try {
       const values = entry.handler(inv, args);
       // Functions that return nothing (the authorizations, transfers with memo) skip the ABI coder.
       const returnData = entry.fragment.outputs.length === 0 ? '0x' : stableTokenInterface().encodeFunctionResult(entry.fragment, values);
-      return { ok: true, returnData, ...this.gas(inv.path(), meter, proxyDynamic, true) };
+      return { ok: true, path: inv.path(), proxyDynamic, returnData, callSurplus: inv.callSurplus };
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
-      return this.outcome(inv.path(error), meter, proxyDynamic, error);
+      return { ok: false, path: inv.path(error), proxyDynamic, revert: error };
     }
   }
 
-  private gas(path: string, meter: GasMeter, proxyDynamic: bigint, ok: boolean): Pick<CallOutcome, 'gasUsed' | 'gas'> {
-    const gas = priceCall(path, proxyDynamic, meter, ok);
+  /**
+   * admin() and implementation() answer anyone (Circle's proxy has no ifAdmin on them);
+   * changeAdmin, upgradeTo and upgradeToAndCall run for the admin only (ifAdmin): for anyone else
+   * this answers undefined and the call goes on to the fallback.
+   */
+  private proxyFunction(ctx: CallContext, meter: GasMeter, caller: Hex, data: Hex, value: bigint, entry: ProxyEntry): Entered | undefined {
+    const signature = entry.fragment.format('sighash');
+    const payable = entry.fragment.payable;
+    if (value > 0n && !payable) return { ok: false, path: `${signature}|callvalue`, proxyDynamic: 0n, revert: new Revert() };
+    let args: Result;
+    try {
+      args = PROXY_INTERFACE.decodeFunctionData(entry.fragment, data);
+    } catch {
+      return { ok: false, path: `${signature}|calldata`, proxyDynamic: 0n, revert: new Revert() };
+    }
+    const encode = (values: unknown[]): Hex => PROXY_INTERFACE.encodeFunctionResult(entry.fragment, values);
+    if (signature === 'admin()') return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: encode([wordToAddress(meter.get(PROXY_SLOTS.admin))]) };
+    if (signature === 'implementation()') return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: encode([wordToAddress(meter.get(PROXY_SLOTS.implementation))]) };
+    // ifAdmin
+    const admin = wordToAddress(meter.get(PROXY_SLOTS.admin));
+    if (caller !== admin) return undefined;
+    const emit = (event: TokenEventName, indexed: Hex[], logData: Hex = '0x'): void => {
+      ctx.emitLog({ topics: [EVENT_TOPICS[event], ...indexed.map((t) => zeroPadValue(t, 32))], data: logData });
+    };
+    const fail = (check: number, reason?: string): Entered => ({ ok: false, path: `${signature}|revert ${check} ${reason ?? ''}`.trimEnd(), proxyDynamic: 0n, revert: new Revert(reason) });
+    if (signature === 'changeAdmin(address)') {
+      const next = lower(args[0]);
+      if (next === ZERO_ADDRESS) return fail(1, 'Cannot change the admin of a proxy to the zero address');
+      emit('AdminChanged', [], concat([zeroPadValue(wordToAddress(meter.get(PROXY_SLOTS.admin)), 32), zeroPadValue(next, 32)]));
+      meter.set(PROXY_SLOTS.admin, addressToWord(next));
+      return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: '0x' };
+    }
+    // upgradeTo / upgradeToAndCall: _setImplementation requires a contract (EXTCODESIZE), then logs Upgraded.
+    const next = lower(args[0]);
+    meter.touchAccount(next);
+    if (this.codeOf(ctx, next) === '0x') return fail(1, 'Cannot set a proxy implementation to a non-contract address');
+    meter.set(PROXY_SLOTS.implementation, addressToWord(next));
+    emit('Upgraded', [], zeroPadValue(next, 32));
+    if (signature === 'upgradeTo(address)') return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: '0x' };
+    // upgradeToAndCall: address(this).call{value: msg.value}(data); require(success).
+    meter.touchAccount(this.address);
+    const inner = this.enter(ctx, meter, this.address, lower(args[1]), value);
+    const path = `${signature}|call ${inner.path}`;
+    if (!inner.ok) return { ok: false, path: `${path}|revert 2`, proxyDynamic: 0n, revert: new Revert() };
+    return { ok: true, path: `${path}|ok`, proxyDynamic: 0n, returnData: '0x' };
+  }
+
+  /** Code at an address as the transaction sees it (the token's own from here). */
+  codeOf(ctx: CallContext, address: Hex): Hex {
+    if (address === this.address) return this.code;
+    return ctx.codeAt?.(address) ?? '0x';
+  }
+
+  private gas(path: string, meter: GasMeter, proxyDynamic: bigint, ok: boolean, callSurplus = 0n): Pick<CallOutcome, 'gasUsed' | 'gas'> {
+    const gas = priceCall(path, proxyDynamic, meter, ok, callSurplus);
     const metered = { dynamic: meter.dynamic, proxyDynamic, lastSstoreCost: meter.lastSstoreCost };
     return { gasUsed: gas.used, gas: { ...gas, path, metered } };
   }

@@ -63,13 +63,19 @@ export function pathGas(path: string): PathGas {
 /**
  * Prices a call that took `path`: the metered state-dependent gas (`meter.dynamic`, of which
  * `proxyDynamic` was spent by the proxy before it delegated) plus the path's constants.
+ * `nestedNeedsOver`: what a nested CALL made by the implementation must be offered beyond what it uses.
  */
-export function priceCall(path: string, proxyDynamic: bigint, meter: GasMeter, ok: boolean): CallGas {
+export function priceCall(path: string, proxyDynamic: bigint, meter: Pick<GasMeter, 'dynamic' | 'lastSstoreCost' | 'refund'>, ok: boolean, nestedNeedsOver = 0n): CallGas {
   const constants = pathGas(path);
+  // What the nested CALL needs over what it uses is partly covered by the 1/64 the caller keeps
+  // for what it does after the call (EIP-150).
+  const afterCall = constants.afterCall ?? 0n;
+  const callSurplus = nestedNeedsOver > afterCall ? nestedNeedsOver - afterCall : 0n;
   const used = constants.total + meter.dynamic;
   const proxyBefore = constants.proxyBefore + proxyDynamic;
   const inner = used - proxyBefore - constants.proxyAfter;
-  let innerNeeded = inner;
+  // A CALL the implementation makes (the token calling itself) must be offered 64/63 of what it needs.
+  let innerNeeded = inner + callSurplus;
   if (ok && meter.lastSstoreCost !== undefined && constants.afterLastSstore !== undefined) {
     const sentry = inner - meter.lastSstoreCost - constants.afterLastSstore + EVM_GAS.sstoreSentry + 1n;
     if (sentry > innerNeeded) innerNeeded = sentry;
@@ -87,4 +93,15 @@ export function priceCall(path: string, proxyDynamic: bigint, meter: GasMeter, o
       return spent < available ? spent : available;
     },
   };
+}
+
+/**
+ * What a CALL the implementation makes to the token's own address must be offered beyond what it
+ * uses: the nested call (proxy, then implementation) needs more than it uses (its own 63/64 rule
+ * and SSTORE sentry), and the CALL forwards only 63/64 of what is left. `dynamic` and
+ * `proxyDynamic` are the nested call's own metered parts.
+ */
+export function nestedCallSurplus(path: string, dynamic: bigint, proxyDynamic: bigint, lastSstoreCost: bigint | undefined): bigint {
+  const nested = priceCall(path, proxyDynamic, { dynamic, lastSstoreCost, refund: 0n }, true);
+  return allButOne64thInverse(nested.needed) - nested.used;
 }

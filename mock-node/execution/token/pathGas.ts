@@ -10,4 +10,6 @@ export interface PathGas {
   proxyAfter: bigint;
   /** The implementation's gas after its last SSTORE (for the 2,300-gas sentry); undefined without an SSTORE. */
   afterLastSstore?: bigint;
+  /** The implementation's gas after a CALL it makes returns (the token calling itself); undefined without one. */
+  afterCall?: bigint;
 }

@@ -178,6 +178,53 @@ export class TokenState {
   setMinterAllowance(account: Hex, value: bigint): void {
     this.storage.set(minterAllowedSlot(account), value);
   }
+
+  setMinter(account: Hex, minter: boolean): void {
+    this.storage.set(minterSlot(account), minter ? 1n : 0n);
+  }
+
+  // Solidity writes an address variable by reading its slot and keeping the other 12 bytes, so
+  // every address setter reads before it writes (the SSTORE is then warm, as on USDC).
+  setOwner(owner: Hex): void {
+    this.setPackedAddress(TOKEN_SLOTS.owner, owner);
+  }
+
+  /** Writes the pauser, keeping `paused` (byte 20 of the same slot). */
+  setPauser(pauser: Hex): void {
+    this.setPackedAddress(TOKEN_SLOTS.pauserAndPaused, pauser);
+  }
+
+  setBlacklister(blacklister: Hex): void {
+    this.setPackedAddress(TOKEN_SLOTS.blacklister, blacklister);
+  }
+
+  /** Writes the master minter, keeping `initialized` (byte 20 of the same slot). */
+  setMasterMinter(masterMinter: Hex): void {
+    this.setPackedAddress(TOKEN_SLOTS.masterMinterAndInitialized, masterMinter);
+  }
+
+  /** v1's `initialized` flag, packed after the master minter. */
+  initialized(): boolean {
+    return (this.storage.get(TOKEN_SLOTS.masterMinterAndInitialized) & PACKED_BOOL) !== 0n;
+  }
+
+  /** v2's `_initializedVersion` (3 after initializeV2_2). */
+  initializedVersion(): bigint {
+    return this.storage.get(TOKEN_SLOTS.initializedVersion) & 0xffn;
+  }
+
+  rescuer(): Hex {
+    return wordToAddress(this.storage.get(TOKEN_SLOTS.rescuer));
+  }
+
+  setRescuer(rescuer: Hex): void {
+    this.setPackedAddress(TOKEN_SLOTS.rescuer, rescuer);
+  }
+
+  private setPackedAddress(slot: bigint, address: Hex): void {
+    const current = this.storage.get(slot);
+    this.storage.set(slot, (current & ~ADDRESS_MASK) | addressToWord(address));
+  }
 }
 
 /** Packs an address with a bool in byte 20, as Solidity packs `address x; bool y;` into one slot. */

@@ -40,6 +40,8 @@ export interface ScenarioContext {
   token: string;
   implementation: string;
   signatureChecker: string;
+  /** FiatTokenProxy's admin: no dev account; both nodes impersonate it. */
+  proxyAdmin: string;
   chainId: bigint;
   /** The dev accounts: 0 is owner, pauser, blacklister and minter; all hold 10,000 tokens at genesis. */
   wallets: Wallet[];
@@ -390,6 +392,72 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     const pHighS = `0x${(0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n - BigInt(pSig.s)).toString(16).padStart(64, '0')}`;
     add('permit with a high s (reverts)', [], tx(owner, 'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)', [a.address, b.address, 5n, FAR_FUTURE, pSig.v === 27 ? 28 : 27, pSig.r, pHighS]), false);
     add('transfer with calldata too short for its arguments (reverts)', [], { from: a.address, to: ctx.token, data: data('transfer', [b.address, 1n]).slice(0, 74) }, false);
+  }
+
+  // ---- administration: minters, roles, rescue, initializers ----
+  const zeroAddress = '0x' + '00'.repeat(20);
+  const as = (from: string, fn: string, args: unknown[], extra: Partial<TxSpec> = {}): TxSpec => ({ from, to: ctx.token, data: data(fn, args), ...extra });
+  {
+    const [a, b] = pair();
+    const minter = randomAddress();
+    add('configureMinter, a new minter', [], tx(owner, 'configureMinter', [minter, amount()]));
+    add('configureMinter, an existing minter\'s allowance', [tx(owner, 'configureMinter', [a.address, amount()])], tx(owner, 'configureMinter', [a.address, amount()]));
+    add('configureMinter while paused (reverts)', [tx(owner, 'pause', [])], tx(owner, 'configureMinter', [a.address, amount()]), false);
+    add('configureMinter by someone other than the master minter (reverts)', [], tx(a, 'configureMinter', [b.address, amount()]), false);
+    add('removeMinter of a minter (refund)', [tx(owner, 'configureMinter', [a.address, amount()])], tx(owner, 'removeMinter', [a.address]));
+    add('removeMinter of an account that is no minter', [], tx(owner, 'removeMinter', [randomAddress()]));
+    add('removeMinter by someone other than the master minter (reverts)', [], tx(a, 'removeMinter', [owner.address]), false);
+    add('a configured minter mints', [tx(owner, 'configureMinter', [a.address, 10_000n])], tx(a, 'mint', [b.address, 5_000n]));
+    add('a configured minter mints above its allowance (reverts)', [tx(owner, 'configureMinter', [a.address, 10n])], tx(a, 'mint', [b.address, 11n]), false);
+    for (const [fn, zeroReason] of [['updateMasterMinter', 'masterMinter'], ['transferOwnership', 'owner'], ['updatePauser', 'pauser'], ['updateBlacklister', 'blacklister'], ['updateRescuer', 'rescuer']] as const) {
+      add(`${fn}`, [], tx(owner, fn, [randomAddress()]));
+      add(`${fn} to the zero address (reverts: new ${zeroReason} is the zero address)`, [], tx(owner, fn, [zeroAddress]), false);
+      add(`${fn} by someone other than the owner (reverts)`, [], tx(a, fn, [b.address]), false);
+    }
+    add('the new master minter configures a minter', [tx(owner, 'updateMasterMinter', [a.address])], tx(a, 'configureMinter', [b.address, amount()]));
+    add('the old owner after transferOwnership (reverts)', [tx(owner, 'transferOwnership', [a.address])], tx(owner, 'updatePauser', [b.address]), false);
+    add('rescueERC20 by someone other than the rescuer (reverts)', [], tx(a, 'rescueERC20', [ctx.token, b.address, 1n]), false);
+    add('rescueERC20 of an account without code (reverts)', [], tx(owner, 'rescueERC20', [randomAddress(), b.address, 1n]), false);
+    add('rescueERC20 of the token while its own address is blocklisted (reverts)', [], tx(owner, 'rescueERC20', [ctx.token, b.address, 1n]), false);
+    const rescued = amount();
+    add('rescueERC20 of tokens sent to the token\'s own address', [tx(owner, 'unBlacklist', [ctx.token]), tx(a, 'transfer', [ctx.token, rescued])], tx(owner, 'rescueERC20', [ctx.token, b.address, rescued]));
+    add('rescueERC20 of more than the token\'s own address holds (reverts)', [tx(owner, 'unBlacklist', [ctx.token])], tx(owner, 'rescueERC20', [ctx.token, b.address, 1n]), false);
+    add('rescuer', [], tx(a, 'rescuer', []));
+    add('initialize (reverts: already initialized)', [], tx(a, 'initialize', ['USD Coin', 'USDC', 'USD', 6, a.address, a.address, a.address, a.address]), false);
+    add('initializeV2 (reverts)', [], tx(a, 'initializeV2', ['USD Coin']), false);
+    add('initializeV2_1 (reverts)', [], tx(a, 'initializeV2_1', [a.address]), false);
+    add('initializeV2_2 (reverts)', [], tx(a, 'initializeV2_2', [[a.address], 'USDC']), false);
+  }
+
+  // ---- the proxy (FiatTokenProxy) ----
+  {
+    const [a, b] = pair();
+    const admin = ctx.proxyAdmin;
+    add('admin() by anyone', [], tx(a, 'admin', []));
+    add('implementation() by anyone', [], tx(a, 'implementation', []));
+    add('admin() by the admin', [], as(admin, 'admin', []));
+    add('changeAdmin by the admin', [], as(admin, 'changeAdmin', [randomAddress()]));
+    add('changeAdmin to the zero address (reverts)', [], as(admin, 'changeAdmin', [zeroAddress]), false);
+    add('changeAdmin by someone else (falls through to the implementation, reverts)', [], tx(a, 'changeAdmin', [b.address]), false);
+    add('upgradeTo the current implementation by the admin', [], as(admin, 'upgradeTo', [ctx.implementation]));
+    add('upgradeTo an account without code (reverts)', [], as(admin, 'upgradeTo', [randomAddress()]), false);
+    add('upgradeTo by someone else (reverts)', [], tx(a, 'upgradeTo', [ctx.implementation]), false);
+    add('upgradeToAndCall with a call of name()', [], as(admin, 'upgradeToAndCall', [ctx.implementation, data('name', [])]));
+    add('upgradeToAndCall with a call that reverts (reverts)', [], as(admin, 'upgradeToAndCall', [ctx.implementation, data('initializeV2', ['x'])]), false);
+    add('upgradeToAndCall by someone else (reverts)', [], tx(a, 'upgradeToAndCall', [ctx.implementation, '0x']), false);
+    add('the admin calls the token (reverts: the proxy admin cannot call the fallback)', [], as(admin, 'transfer', [a.address, 1n]), false);
+    add('the admin calls balanceOf (reverts likewise)', [], as(admin, 'balanceOf', [a.address]), false);
+  }
+
+  // ---- the two paths issue 21 found off ----
+  {
+    const [a, b] = pair();
+    const auth = authorization('ReceiveWithAuthorization', a, b.address, amount());
+    add('receiveWithAuthorization replayed (nonce used, reverts)', [tx(b, rwaVrs, [...auth.args, ...vrs(auth.signature)])], tx(b, rwaVrs, [...auth.args, ...vrs(auth.signature)]), false);
+    const big = authorization('TransferWithAuthorization', a, b.address, 10_000_000_001n);
+    add('transferWithAuthorization (bytes) above the balance after the signature check (reverts)', [], tx(owner, twaBytes, [...big.args, big.signature]), false);
+    const bigReceive = authorization('ReceiveWithAuthorization', a, b.address, 10_000_000_001n);
+    add('receiveWithAuthorization above the balance after the signature check (reverts)', [], tx(b, rwaVrs, [...bigReceive.args, ...vrs(bigReceive.signature)]), false);
   }
 
   // ---- views, as transactions (and through eth_estimateGas) ----

@@ -51,6 +51,13 @@ export async function startUsdcPair(anvilArgs: string[] = []): Promise<UsdcPair>
     const storage = dump.blocks[0].state.storage[token.address] as Record<string, string>;
     await installUsdc(anvil.url, { token: node.tokenAddress, implementation: token.implementation, signatureChecker: token.signatureChecker }, storage);
     const wallets = node.accounts.map((a) => new Wallet(a.privateKey));
+    // The proxy's admin has no key anywhere: both nodes send for it by impersonation, with ETH for gas.
+    for (const url of [node.url, anvil.url]) {
+      await rpc(url, 'anvil_impersonateAccount', [token.proxyAdmin]);
+      await rpc(url, 'anvil_setBalance', [token.proxyAdmin, '0x56bc75e2d63100000']);
+    }
+    if (BigInt(await rpc(node.url, 'eth_getBalance', [token.proxyAdmin, 'pending'])) === 0n) throw new Error('the proxy admin has no ETH on the mock');
+    await rpc(node.url, 'evm_mine');
 
     async function send(url: string, spec: TxSpec, mine: boolean): Promise<any> {
       const hash = await rpc(url, 'eth_sendTransaction', [txJson(spec)]);
@@ -98,6 +105,7 @@ export async function startUsdcPair(anvilArgs: string[] = []): Promise<UsdcPair>
         token: token.address,
         implementation: token.implementation,
         signatureChecker: token.signatureChecker,
+        proxyAdmin: token.proxyAdmin,
         chainId: node.chainId,
         wallets,
         random,
