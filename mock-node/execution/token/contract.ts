@@ -768,9 +768,6 @@ export class StableToken implements NativeContract {
     ];
   }
 
-  /** FiatTokenV2_2 and SignatureChecker, deployed at genesis beside the proxy. */
-  readonly companions: readonly { address: Hex; code: Hex }[];
-
   call(ctx: CallContext): CallOutcome {
     const meter = new GasMeter(ctx.storage, ctx.warm, this.address, ctx.tracer);
     const entered = this.enter(ctx, meter, ctx.caller.toLowerCase(), ctx.data, ctx.value, true);

@@ -47,7 +47,7 @@ describe(`token: the native path and FiatTokenV2_2's bytecode agree on every gas
     node = await startTestNode();
     token = node.core.services.contracts.get(node.tokenAddress.toLowerCase()) as StableToken;
     const wallets = node.accounts.map((a) => new Wallet(a.privateKey));
-    scenarios = buildScenarios({ token: token.address, implementation: token.implementation, signatureChecker: token.signatureChecker, chainId: node.chainId, wallets, random: seededRandom(seed) });
+    scenarios = buildScenarios({ token: token.address, implementation: token.implementation, signatureChecker: token.signatureChecker, proxyAdmin: token.proxyAdmin, chainId: node.chainId, wallets, random: seededRandom(seed) });
   });
 
   after(async () => {
