@@ -1,14 +1,12 @@
 // The tracers of debug_traceTransaction, debug_traceCall and debug_traceBlockBy*: their options,
 // and a recorded message turned into the answer each tracer gives.
-import type { Hex } from '../../chain/hex';
 import {
   callFrameJson,
   prestateJson,
   type CallTracerConfig,
   type PrestateConfig,
-  type TraceRecorder,
+  type PrestateInput,
 } from '../../execution/trace/index';
-import type { StateReader } from '../../state/worldState';
 import { RpcError, invalidParams } from '../errors';
 
 export const SERVED_TRACERS = ['callTracer', 'prestateTracer', 'noopTracer'] as const;
@@ -54,17 +52,8 @@ export function parseTraceOptions(value: unknown, index: number): TraceOptions {
   };
 }
 
-export interface TracedMessage {
-  recorder: TraceRecorder;
-  pre: StateReader;
-  post: StateReader;
-  from: Hex;
-  to: Hex | null;
-  coinbase: Hex;
-}
-
 /** The answer of the chosen tracer for one recorded message. */
-export function traceResult(message: TracedMessage, options: TraceOptions): unknown {
+export function traceResult(message: PrestateInput, options: TraceOptions): unknown {
   message.recorder.finish();
   const top = message.recorder.top;
   switch (options.tracer) {
