@@ -3,7 +3,7 @@
 // ABI for (the AbiBook), and otherwise the 4-byte selector and the raw topics. Pure: no vscode
 // import, no I/O.
 import { Interface, type InterfaceAbi, type LogDescription, type ParamType, type TransactionDescription } from 'ethers';
-import { FIAT_TOKEN_ADMIN_ABI, STABLE_TOKEN_ABI } from '../../mock-node/tokenKit/index';
+import { STABLE_TOKEN_ABI } from '../../mock-node/tokenKit/index';
 import { shortHex, tokenUnits, weiAsEth } from './format';
 
 /** The token the endpoint follows: its calls and events are decoded with amounts in its units. */
@@ -39,7 +39,7 @@ export interface Decoded {
   abiSource?: string;
 }
 
-const TOKEN_INTERFACE = new Interface([...STABLE_TOKEN_ABI, ...FIAT_TOKEN_ADMIN_ABI]);
+const TOKEN_INTERFACE = new Interface(STABLE_TOKEN_ABI);
 
 /** Argument names of FiatToken functions and events that hold an amount of the token. */
 const AMOUNT_ARGS = new Set(['value', 'amount', 'increment', 'decrement', 'minterAllowedAmount']);

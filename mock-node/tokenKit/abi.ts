@@ -97,34 +97,6 @@ export const STABLE_TOKEN_ABI = [
   'event Upgraded(address implementation)',
 ] as const;
 
-/**
- * The rest of FiatTokenV2_2's public interface: administration, rescue and the initializers. The
- * node's native token does not serve these (a call reverts as an unknown selector); they are here
- * so that a reader (the explorer) can name every call and event the real USDC makes.
- */
-export const FIAT_TOKEN_ADMIN_ABI = [
-  'function configureMinter(address minter, uint256 minterAllowedAmount) returns (bool)',
-  'function removeMinter(address minter) returns (bool)',
-  'function updateMasterMinter(address _newMasterMinter)',
-  'function updatePauser(address _newPauser)',
-  'function updateBlacklister(address _newBlacklister)',
-  'function transferOwnership(address newOwner)',
-  'function rescuer() view returns (address)',
-  'function updateRescuer(address newRescuer)',
-  'function rescueERC20(address tokenContract, address to, uint256 amount)',
-  'function initialize(string tokenName, string tokenSymbol, string tokenCurrency, uint8 tokenDecimals, address newMasterMinter, address newPauser, address newBlacklister, address newOwner)',
-  'function initializeV2(string newName)',
-  'function initializeV2_1(address lostAndFound)',
-  'function initializeV2_2(address[] accountsToBlacklist, string newSymbol)',
-  'event MinterConfigured(address indexed minter, uint256 minterAllowedAmount)',
-  'event MinterRemoved(address indexed oldMinter)',
-  'event MasterMinterChanged(address indexed newMasterMinter)',
-  'event PauserChanged(address indexed newAddress)',
-  'event BlacklisterChanged(address indexed newBlacklister)',
-  'event OwnershipTransferred(address previousOwner, address newOwner)',
-  'event RescuerChanged(address indexed newRescuer)',
-] as const;
-
 /** The token's event signatures (canonical form, as hashed into topic 0). */
 export const EVENT_SIGNATURES = {
   Transfer: 'Transfer(address,address,uint256)',

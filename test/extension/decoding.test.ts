@@ -3,7 +3,7 @@
 // ABIs, the selector and raw topics otherwise, revert reasons; the transaction page's stages.
 import { strict as assert } from 'node:assert';
 import { AbiCoder, getAddress, Interface, type ParamType } from 'ethers';
-import { FIAT_TOKEN_ADMIN_ABI, STABLE_TOKEN_ABI } from '../../mock-node/tokenKit/index';
+import { STABLE_TOKEN_ABI } from '../../mock-node/tokenKit/index';
 import { AbiBook, decodeLog, decodeTransaction, revertReason, type DecodeContext } from '../../extension/explorer/decoding';
 import { consumedAuthorization, transactionPageText, transactionStage } from '../../extension/explorer/transactionPageText';
 
@@ -12,7 +12,7 @@ const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const NONCE = `0x${'ab'.repeat(32)}`;
 const ctx: DecodeContext = { token: { address: TOKEN, decimals: 6, symbol: 'USDC' } };
-const token = new Interface([...STABLE_TOKEN_ABI, ...FIAT_TOKEN_ADMIN_ABI]);
+const token = new Interface(STABLE_TOKEN_ABI);
 
 function sample(param: ParamType): unknown {
   if (param.baseType === 'array') return [sample(param.arrayChildren!)];
