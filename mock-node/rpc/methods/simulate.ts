@@ -61,7 +61,7 @@ function parseStateOverrides(value: unknown, where: string): AccountOverride[] {
   return Object.entries(map).map(([key, raw]) => {
     const address = parseAddress(key, 0, `${where}.stateOverrides key`);
     const o = object(raw, `${where}.stateOverrides[${address}]`);
-    if (o.code !== undefined && o.code !== null) throw invalidParams(`invalid argument 0: ${where}.stateOverrides[${address}].code: this node runs no EVM bytecode, so code cannot be overridden`);
+    if (o.code !== undefined && o.code !== null) throw invalidParams(`invalid argument 0: ${where}.stateOverrides[${address}].code: code overrides are not supported: simulations follow the built-in token's native path only, not EVM code`);
     if (o.movePrecompileToAddress !== undefined && o.movePrecompileToAddress !== null) throw invalidParams(`invalid argument 0: movePrecompileToAddress is not supported`);
     if (o.state !== undefined && o.state !== null) throw invalidParams(`invalid argument 0: ${where}.stateOverrides[${address}].state (replacing all storage) is not supported; use stateDiff`);
     const stateDiff = o.stateDiff === undefined || o.stateDiff === null ? undefined : Object.entries(object(o.stateDiff, 'stateDiff')).map(([slot, v]): [bigint, bigint] => [parseSlot(slot, 0), BigInt(parseHash(v, 0, `stateDiff[${slot}]`))]);
