@@ -1,7 +1,7 @@
 // Re-executes a block's transactions from its parent's state, each in order, so a tracer can
 // watch one of them (debug_traceTransaction, debug_traceBlockBy*). The replay runs the same
 // applyTransaction the builder ran, in the block's environment; it changes nothing.
-import { applyTransaction, refuseEvmCode, type NativeContracts } from '../execution/execute';
+import { applyTransaction, type NativeContracts } from '../execution/execute';
 import type { ExecutionTracer } from '../execution/trace/recorder';
 import { StateDraft, type StateReader } from '../state/worldState';
 import type { Chain } from './chain';
@@ -39,8 +39,6 @@ export async function replayBlock(
   for (const included of block.transactions.slice(0, last + 1)) {
     const draft = new StateDraft(current);
     const tracer = tracerFor(included);
-    // The tracers follow the native path only: a traced transaction that runs EVM code is refused.
-    if (tracer) refuseEvmCode('debug_trace*', draft, included.tx.to, contracts);
     let result = applyTransaction(draft, included.tx, env, contracts, block.header.gasLimit - gasUsed, logCount, included.index, tracer);
     if (result instanceof Promise) result = await result;
     replayed.push({ included, pre: current, post: draft, gasUsed: 'problem' in result ? 0n : result.receipt.gasUsed });

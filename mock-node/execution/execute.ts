@@ -251,7 +251,7 @@ export function applyTransaction(
   const price = effectiveGasPrice(tx, env.baseFeePerGas);
   draft.updateAccount(tx.from, { nonce: sender.nonce + 1n, balance: sender.balance - tx.gasLimit * price });
   const place = { firstLogIndex, transactionIndex };
-  if (messageNeedsEvm(draft, tx.to, contracts)) return applyWithEvm(draft, tx, env, price, place);
+  if (messageNeedsEvm(draft, tx.to, contracts)) return applyWithEvm(draft, tx, env, price, place, tracer);
   let result: CallResult;
   try {
     result = runMessage(
@@ -259,11 +259,14 @@ export function applyTransaction(
       { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit, accessList: tx.accessList },
       env,
       contracts,
-      { isStatic: false, origin: tx.from, tracer, declineToEvm: !tracer },
+      { isStatic: false, origin: tx.from, tracer, declineToEvm: true },
     );
   } catch (error) {
-    // The message needs other contracts' code: the native contract's bytecode runs it instead.
-    if (error instanceof NativePathDeclined) return applyWithEvm(draft, tx, env, price, place);
+    // The message needs other contracts' code: the native contract's bytecode runs it instead (traced afresh).
+    if (error instanceof NativePathDeclined) {
+      tracer?.restart?.();
+      return applyWithEvm(draft, tx, env, price, place, tracer);
+    }
     throw error;
   }
   const failure = result.outcome.ok
@@ -272,13 +275,13 @@ export function applyTransaction(
   return finishTransaction(draft, tx, env, price, { gasUsed: result.gasUsed, logs: result.logs, logAddresses: result.logAddresses, failure, contractAddress: null }, place);
 }
 
-async function applyWithEvm(draft: StateDraft, tx: TransactionRecord, env: BlockEnvironment, price: bigint, place: LogPlace): Promise<Applied> {
+async function applyWithEvm(draft: StateDraft, tx: TransactionRecord, env: BlockEnvironment, price: bigint, place: LogPlace, tracer?: ExecutionTracer): Promise<Applied> {
   const machine = await machineFor(env.chainId);
   const outcome = await machine.run(
     draft,
     { from: tx.from, to: tx.to, value: tx.value, input: tx.input, gasLimit: tx.gasLimit, accessList: tx.accessList, gasPrice: price },
     env,
-    { origin: tx.from, transaction: true },
+    { origin: tx.from, transaction: true, tracer },
   );
   const failure = outcome.ok
     ? undefined

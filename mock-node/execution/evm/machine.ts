@@ -12,12 +12,22 @@ import type { Hex } from '../../chain/hex';
 import type { StateDraft, StateReader } from '../../state/worldState';
 import { calldataFloorGas, transactionIntrinsicGas } from '../intrinsicGas';
 import type { BlockEnvironment, NativeLog } from '../nativeContract';
+import type { ExecutionTracer } from '../trace/recorder';
 import { DraftStateManager } from './draftStateManager';
+import { EvmTraceBridge, failureOf } from './traceBridge';
 
 export const EVM_HARDFORK = Hardfork.Osaka;
 
 /** EIP-3529: the refund is capped at a fifth of the gas used. */
 const MAX_REFUND_QUOTIENT = 5n;
+
+export interface RunOptions {
+  origin: Hex;
+  /** The caller has bumped the sender's nonce and bought the gas (a transaction), or not (a call). */
+  transaction: boolean;
+  /** Told every frame, log, slot and account of the message (debug_trace*, eth_createAccessList). */
+  tracer?: ExecutionTracer;
+}
 
 export interface EvmMessage {
   from: Hex;
@@ -76,13 +86,13 @@ export class Machine {
    * already bumped the sender's nonce and bought the gas; otherwise (a call) the nonce is bumped
    * here, as the EVM sees it during eth_call.
    */
-  run(draft: StateDraft, message: EvmMessage, env: BlockEnvironment, options: { origin: Hex; transaction: boolean }): Promise<EvmOutcome> {
+  run(draft: StateDraft, message: EvmMessage, env: BlockEnvironment, options: RunOptions): Promise<EvmOutcome> {
     const next = this.queue.then(() => this.runNow(draft, message, env, options));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async runNow(draft: StateDraft, message: EvmMessage, env: BlockEnvironment, options: { origin: Hex; transaction: boolean }): Promise<EvmOutcome> {
+  private async runNow(draft: StateDraft, message: EvmMessage, env: BlockEnvironment, options: RunOptions): Promise<EvmOutcome> {
     const intrinsic = transactionIntrinsicGas(message.to, message.input, message.accessList);
     const floor = calldataFloorGas(message.input);
     const atLeastFloor = (gas: bigint): bigint => (gas > floor ? gas : floor);
@@ -106,19 +116,30 @@ export class Machine {
       }
       const available = message.gasLimit - intrinsic;
       if (available < 0n) {
+        if (options.tracer) {
+          const frame = options.tracer.enter({ type: message.to ? 'CALL' : 'CREATE', from: message.from, to: message.to ?? '0x', input: message.input, value: message.value, gas: 0n });
+          options.tracer.exit(frame, { gasUsed: message.gasLimit, error: 'out of gas' });
+        }
         return { ok: false, returnData: '0x', error: 'out of gas', logs: [], logAddresses: [], gasUsed: message.gasLimit, executionGasUsed: 0n, consumed: message.gasLimit };
       }
-      const result: EVMResult = await evm.runCall({
-        block: blockOf(env),
-        gasPrice: message.gasPrice ?? env.baseFeePerGas,
-        origin: toAddress(options.origin),
-        caller: toAddress(message.from),
-        to: message.to ? toAddress(message.to) : undefined,
-        value: message.value,
-        data: hexToBytes(message.input as PrefixedHexString),
-        gasLimit: available,
-        skipNonceIncrement: options.transaction,
-      });
+      const bridge = options.tracer ? new EvmTraceBridge(options.tracer, available) : undefined;
+      const detach = bridge?.attach(evm);
+      let result: EVMResult;
+      try {
+        result = await evm.runCall({
+          block: blockOf(env),
+          gasPrice: message.gasPrice ?? env.baseFeePerGas,
+          origin: toAddress(options.origin),
+          caller: toAddress(message.from),
+          to: message.to ? toAddress(message.to) : undefined,
+          value: message.value,
+          data: hexToBytes(message.input as PrefixedHexString),
+          gasLimit: available,
+          skipNonceIncrement: options.transaction,
+        });
+      } finally {
+        detach?.();
+      }
       await evm.journal.cleanup();
       const exec = result.execResult;
       const failure = exec.exceptionError;
@@ -127,6 +148,12 @@ export class Machine {
       const cap = used / MAX_REFUND_QUOTIENT;
       const gasUsed = atLeastFloor(used - (earned < cap ? earned : cap));
       working.mergeInto(draft);
+      const charged = gasUsed < message.gasLimit ? gasUsed : message.gasLimit;
+      if (bridge?.top) {
+        // geth's callTracer gives the outermost frame the transaction's gas used (refund and floor applied).
+        const ended = failureOf(failure, exec.returnValue);
+        options.tracer!.exit(bridge.top, ended ? { gasUsed: charged, ...ended } : { gasUsed: charged, output: bytesToHex(exec.returnValue) });
+      }
       const logs = failure ? [] : (exec.logs ?? []);
       return {
         ok: !failure,
@@ -134,7 +161,7 @@ export class Machine {
         error: failure ? haltName(failure) : undefined,
         logs: logs.map(([, topics, data]) => ({ topics: topics.map((t) => bytesToHex(t)), data: bytesToHex(data) })),
         logAddresses: logs.map(([address]) => bytesToHex(address)),
-        gasUsed: gasUsed < message.gasLimit ? gasUsed : message.gasLimit,
+        gasUsed: charged,
         executionGasUsed: exec.executionGasUsed,
         consumed: used,
         createdAddress: result.createdAddress?.toString(),

@@ -1,6 +1,7 @@
 // geth's callTracer result from a recorded message: one object per frame, children in `calls`,
 // logs (with `withLog`) in the frame that emitted them, key order as Anvil answers.
 import { quantity, type Hex } from '../../chain/hex';
+import { decodeRevertReason } from '../execute';
 import type { TracedFrame } from './recorder';
 
 export interface CallTracerConfig {
@@ -41,7 +42,9 @@ export function callFrameJson(frame: TracedFrame, config: CallTracerConfig = {})
   } as CallFrameJson;
   if (frame.output !== undefined && frame.output !== '0x') json.output = frame.output;
   if (frame.error !== undefined) json.error = frame.error;
-  if (frame.revertReason !== undefined) json.revertReason = frame.revertReason;
+  // The EVM's frames carry the revert data only: the reason is read from it here, as geth does.
+  const revertReason = frame.revertReason ?? (frame.error === 'execution reverted' && frame.output ? decodeRevertReason(frame.output) : undefined);
+  if (revertReason !== undefined) json.revertReason = revertReason;
   if (!config.onlyTopCall && frame.calls.length > 0) json.calls = frame.calls.map((child) => callFrameJson(child, config));
   if (config.withLog && frame.logs.length > 0) {
     json.logs = frame.logs.map((log) => ({ address: log.address, topics: log.topics, data: log.data, position: quantity(log.position), index: quantity(log.index) }));

@@ -35,6 +35,7 @@ function touchedAccounts(input: PrestateInput): Hex[] {
   const all = new Set<Hex>([input.from, ...(input.to ? [input.to] : []), input.coinbase].map((a) => a.toLowerCase()));
   for (const address of input.recorder.accounts) all.add(address);
   for (const address of input.recorder.slots.keys()) all.add(address);
+  for (const address of input.recorder.created) all.add(address);
   return [...all].sort();
 }
 

@@ -70,6 +70,10 @@ export interface ExecutionTracer {
   account(address: Hex): void;
   /** A storage slot an SLOAD or SSTORE touched, under the address whose storage it is. */
   slot(address: Hex, slot: bigint): void;
+  /** An account a creation made (prestate lists it; an access list does not). */
+  creation?(address: Hex): void;
+  /** Forgets everything recorded: the message runs again on another path (the EVM after the native one declined). */
+  restart?(): void;
 }
 
 /** Gas a CALL-family opcode forwards when `available` is left: all but one 64th (EIP-150). */
@@ -84,14 +88,29 @@ export class TraceRecorder implements ExecutionTracer {
   readonly accounts = new Set<Hex>();
   /** Slots touched per storage owner, in first-touch order. */
   readonly slots = new Map<Hex, Set<bigint>>();
+  /** Accounts creations made. */
+  readonly created = new Set<Hex>();
   private logCount = 0;
+
+  restart(): void {
+    this.root.length = 0;
+    this.stack.length = 0;
+    this.accounts.clear();
+    this.slots.clear();
+    this.created.clear();
+    this.logCount = 0;
+  }
+
+  creation(address: Hex): void {
+    this.created.add(address.toLowerCase());
+  }
 
   enter(start: FrameStart): TracedFrame {
     const frame: TracedFrame = { ...start, gas: start.gas ?? 0n, gasUsed: 0n, calls: [], logs: [] };
     const parent = this.stack[this.stack.length - 1];
     (parent ? parent.calls : this.root).push(frame);
     this.stack.push(frame);
-    if (parent) this.account(start.to);
+    if (parent && start.to !== '0x') this.account(start.to);
     return frame;
   }
 

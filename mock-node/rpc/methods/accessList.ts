@@ -4,7 +4,7 @@
 import { quantity } from '../../chain/hex';
 import { simulateCall } from '../../execution/call';
 import { buildAccessList, TraceRecorder } from '../../execution/trace/index';
-import { refuseEvmCode, runMessage } from '../../execution/execute';
+import { runMessageOnAnyPath } from '../../execution/evm/anyPath';
 import { StateDraft } from '../../state/worldState';
 import { ChainError } from '../../chain/errors';
 import { stateBlock } from '../blockResolution';
@@ -20,10 +20,10 @@ export const accessListMethods: MethodTable = {
     const gasLimit = call.gas ?? block.header.gasLimit;
     const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: call.accessList ?? null };
     if (call.value > 0n && block.state.account(call.from).balance < call.value) throw new ChainError({ kind: 'insufficient-funds-for-transfer' });
-    refuseEvmCode('eth_createAccessList', block.state, call.to, ctx.node.contracts);
     const recorder = new TraceRecorder();
-    runMessage(new StateDraft(block.state), request, env, ctx.node.contracts, { isStatic: true, origin: call.from, tracer: recorder });
-    const accessList = buildAccessList(recorder, call.from, call.to, call.accessList ?? null);
+    const traced = await runMessageOnAnyPath(new StateDraft(block.state), request, env, ctx.node.contracts, { origin: call.from, nonceBumped: false, gasPrice: 0n, isStatic: true, tracer: recorder });
+    // A creation's own address is excluded as a call's recipient is (geth's rule).
+    const accessList = buildAccessList(recorder, call.from, call.to ?? traced.createdAddress ?? null, call.accessList ?? null);
     // A call that fails with the list fails here as eth_call does (Anvil answers the error).
     const withList = await simulateCall(block.state, { ...request, accessList }, env, ctx.node.contracts);
     return { accessList, gasUsed: quantity(withList.gasUsed) };

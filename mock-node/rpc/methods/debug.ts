@@ -4,7 +4,7 @@
 import type { Hex } from '../../chain/hex';
 import { replayBlock } from '../../chain/replay';
 import type { BlockRecord } from '../../chain/types';
-import { refuseEvmCode, runMessage } from '../../execution/execute';
+import { runMessageOnAnyPath } from '../../execution/evm/anyPath';
 import { TraceRecorder } from '../../execution/trace/index';
 import { StateDraft } from '../../state/worldState';
 import { findBlock, stateBlock } from '../blockResolution';
@@ -54,7 +54,7 @@ export const debugMethods: MethodTable = {
     const block = blockOrNotFound(findBlock(ctx.node.chain, { kind: 'hash', hash, requireCanonical: false }));
     return traceBlock(ctx, block, parseTraceOptions(params[1], 1));
   },
-  debug_traceCall: (params, ctx) => {
+  debug_traceCall: async (params, ctx) => {
     const call = parseCallObject(params[0], 0, false);
     const block = stateBlock(ctx.node.chain, params[1] === undefined || params[1] === null ? { kind: 'tag', tag: 'latest' } : parseBlockSelector(params[1], 1));
     const options = parseTraceOptions(params[2], 2);
@@ -65,9 +65,9 @@ export const debugMethods: MethodTable = {
     draft.updateAccount(call.from, { nonce: sender.nonce + 1n });
     const recorder = new TraceRecorder();
     const gasLimit = call.gas ?? block.header.gasLimit;
-    refuseEvmCode('debug_traceCall', draft, call.to, ctx.node.contracts);
-    const result = runMessage(draft, { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: call.accessList ?? null }, env, ctx.node.contracts, { isStatic: false, origin: call.from, tracer: recorder });
     const price = call.gasPrice ?? call.maxFeePerGas ?? 0n;
+    const request = { from: call.from, to: call.to, value: call.value, input: call.input, gasLimit, accessList: call.accessList ?? null };
+    const result = await runMessageOnAnyPath(draft, request, env, ctx.node.contracts, { origin: call.from, nonceBumped: true, gasPrice: price, tracer: recorder });
     if (price > 0n) draft.subtractBalance(call.from, result.gasUsed * price > draft.account(call.from).balance ? draft.account(call.from).balance : result.gasUsed * price);
     return traceResult({ recorder, pre: block.state, post: draft, from: call.from, to: call.to, coinbase: env.coinbase }, options);
   },

@@ -10,15 +10,18 @@ import { EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, ZERO_NONCE, blockSize, bodyTran
 import { ZERO_HASH, pad32, quantity, word, type Hex } from '../../chain/hex';
 import { orderedTrieRoot } from '../../chain/tries';
 import type { IncludedTransaction, LogRecord, TransactionRecord } from '../../chain/types';
-import { decodeRevertReason, refuseEvmCode, runMessage } from '../../execution/execute';
+import { decodeRevertReason } from '../../execution/execute';
+import { runMessageOnAnyPath } from '../../execution/evm/anyPath';
+import { TraceRecorder, type TracedFrame } from '../../execution/trace/recorder';
 import { encodeReceipt } from '../../chain/blockInProgress';
 import type { BlockEnvironment } from '../../execution/nativeContract';
+import type { NativeContracts } from '../../execution/execute';
 import { EMPTY_TRIE_ROOT } from '../../state/stateTrie';
 import { StateDraft } from '../../state/worldState';
 import { EVENT_TOPICS } from '../../tokenKit/index';
 import { stateBlock } from '../blockResolution';
 import { RpcError, invalidParams } from '../errors';
-import { parseAddress, parseBlockSelector, parseOptionalQuantity, parseSlot, parseHash } from '../params';
+import { parseAddress, parseBlockSelector, parseData, parseOptionalQuantity, parseSlot, parseHash } from '../params';
 import { blockJson, logJson, transactionJson } from '../shapes';
 import { parseCallObject, type CallObject } from './transactions';
 import type { MethodTable } from './types';
@@ -33,6 +36,7 @@ interface AccountOverride {
   address: Hex;
   balance?: bigint;
   nonce?: bigint;
+  code?: Hex;
   stateDiff?: [bigint, bigint][];
 }
 
@@ -55,17 +59,22 @@ function object(value: unknown, what: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function parseStateOverrides(value: unknown, where: string): AccountOverride[] {
+function parseStateOverrides(value: unknown, where: string, contracts: NativeContracts): AccountOverride[] {
   if (value === undefined || value === null) return [];
   const map = object(value, `${where}.stateOverrides`);
   return Object.entries(map).map(([key, raw]) => {
     const address = parseAddress(key, 0, `${where}.stateOverrides key`);
     const o = object(raw, `${where}.stateOverrides[${address}]`);
-    if (o.code !== undefined && o.code !== null) throw invalidParams(`invalid argument 0: ${where}.stateOverrides[${address}].code: code overrides are not supported: simulations follow the built-in token's native path only, not EVM code`);
+    let code: Hex | undefined;
+    if (o.code !== undefined && o.code !== null) {
+      code = parseData(o.code, 0, `${where}.stateOverrides[${address}].code`);
+      // The built-in token's address runs its native path first: other code there would not run.
+      if (contracts.get(address)) throw invalidParams(`invalid argument 0: ${where}.stateOverrides[${address}].code: the built-in token's code cannot be overridden`);
+    }
     if (o.movePrecompileToAddress !== undefined && o.movePrecompileToAddress !== null) throw invalidParams(`invalid argument 0: movePrecompileToAddress is not supported`);
     if (o.state !== undefined && o.state !== null) throw invalidParams(`invalid argument 0: ${where}.stateOverrides[${address}].state (replacing all storage) is not supported; use stateDiff`);
     const stateDiff = o.stateDiff === undefined || o.stateDiff === null ? undefined : Object.entries(object(o.stateDiff, 'stateDiff')).map(([slot, v]): [bigint, bigint] => [parseSlot(slot, 0), BigInt(parseHash(v, 0, `stateDiff[${slot}]`))]);
-    return { address, balance: parseOptionalQuantity(o.balance, 0, 'balance'), nonce: parseOptionalQuantity(o.nonce, 0, 'nonce'), stateDiff };
+    return { address, balance: parseOptionalQuantity(o.balance, 0, 'balance'), nonce: parseOptionalQuantity(o.nonce, 0, 'nonce'), code, stateDiff };
   });
 }
 
@@ -84,7 +93,7 @@ function parseBlockOverrides(value: unknown, where: string): BlockOverrides {
   };
 }
 
-function parseOptions(value: unknown): { blocks: SimulatedBlockInput[]; validation: boolean; traceTransfers: boolean; full: boolean } {
+function parseOptions(value: unknown, contracts: NativeContracts): { blocks: SimulatedBlockInput[]; validation: boolean; traceTransfers: boolean; full: boolean } {
   const o = object(value, 'simulation options');
   if (!Array.isArray(o.blockStateCalls)) throw invalidParams('invalid argument 0: blockStateCalls must be a list');
   if (o.blockStateCalls.length > MAX_SIMULATED_BLOCKS) throw new RpcError(-38026, `too many blocks: at most ${MAX_SIMULATED_BLOCKS}`);
@@ -96,7 +105,7 @@ function parseOptions(value: unknown): { blocks: SimulatedBlockInput[]; validati
     if (!Array.isArray(calls)) throw invalidParams(`invalid argument 0: ${where}.calls must be a list`);
     total += calls.length;
     if (total > MAX_SIMULATED_CALLS) throw invalidParams(`invalid argument 0: at most ${MAX_SIMULATED_CALLS} calls a request`);
-    return { blockOverrides: parseBlockOverrides(b.blockOverrides, where), stateOverrides: parseStateOverrides(b.stateOverrides, where), calls: calls.map((c) => parseCallObject(c, 0, false)) };
+    return { blockOverrides: parseBlockOverrides(b.blockOverrides, where), stateOverrides: parseStateOverrides(b.stateOverrides, where, contracts), calls: calls.map((c) => parseCallObject(c, 0, false)) };
   });
   const flag = (name: string): boolean => {
     const v = o[name];
@@ -131,11 +140,35 @@ function simulatedTransaction(call: CallObject, from: Hex, nonce: bigint, gasLim
   };
 }
 
+interface RawLog {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+}
+
+/**
+ * A traced message's logs in the order they happened, each ETH transfer (a frame that moved value,
+ * but not a DELEGATECALL, which moves none) as an ERC-7528 Transfer log where its frame starts, as
+ * geth's and Anvil's traceTransfers. A failed frame keeps nothing, its transfer included.
+ */
+function logsWithTransfers(frame: TracedFrame): RawLog[] {
+  if (frame.error !== undefined) return [];
+  const out: RawLog[] = [];
+  if (frame.value !== undefined && frame.value > 0n && frame.type !== 'DELEGATECALL' && frame.type !== 'CALLCODE') {
+    out.push({ address: NATIVE_ASSET, topics: [EVENT_TOPICS.Transfer, pad32(frame.from), pad32(frame.to === '0x' ? ZERO_HASH.slice(0, 42) : frame.to)], data: word(frame.value) });
+  }
+  for (let position = 0; position <= frame.calls.length; position++) {
+    for (const log of frame.logs) if (log.position === position) out.push({ address: log.address, topics: log.topics.map((t) => t.toLowerCase()), data: log.data.toLowerCase() });
+    if (position < frame.calls.length) out.push(...logsWithTransfers(frame.calls[position]));
+  }
+  return out;
+}
+
 export const simulateMethods: MethodTable = {
   eth_simulateV1: async (params, ctx) => {
     const { node } = ctx;
     const selector = params[1] === undefined || params[1] === null ? undefined : parseBlockSelector(params[1], 1);
-    const options = parseOptions(params[0]);
+    const options = parseOptions(params[0], node.contracts);
     const base = stateBlock(node.chain, selector ?? { kind: 'tag', tag: 'latest' });
     let state = new StateDraft(base.state);
     let parentHash = base.hash;
@@ -160,6 +193,7 @@ export const simulateMethods: MethodTable = {
       for (const override of input.stateOverrides) {
         if (override.balance !== undefined) state.updateAccount(override.address, { balance: override.balance });
         if (override.nonce !== undefined) state.updateAccount(override.address, { nonce: override.nonce });
+        if (override.code !== undefined) state.updateAccount(override.address, { code: override.code === '0x' ? '0x' : override.code.toLowerCase() });
         for (const [slot, value] of override.stateDiff ?? []) state.setStorage(override.address, slot, value);
       }
       const included: IncludedTransaction[] = [];
@@ -184,18 +218,19 @@ export const simulateMethods: MethodTable = {
         state.updateAccount(from, { nonce: nonce + 1n });
         const charge = options.validation ? price : 0n;
         if (charge > 0n) state.subtractBalance(from, callGas * charge);
-        refuseEvmCode('eth_simulateV1', state, call.to, node.contracts);
-        const result = runMessage(state, { from, to: call.to, value: call.value, input: call.input, gasLimit: callGas, accessList: call.accessList ?? null }, env, node.contracts, { isStatic: false, origin: from });
+        const recorder = options.traceTransfers ? new TraceRecorder() : undefined;
+        const request = { from, to: call.to, value: call.value, input: call.input, gasLimit: callGas, accessList: call.accessList ?? null };
+        const result = await runMessageOnAnyPath(state, request, env, node.contracts, { origin: from, nonceBumped: true, gasPrice: charge, tracer: recorder });
         if (charge > 0n) {
           state.addBalance(from, (callGas - result.gasUsed) * charge);
           const tip = (charge - env.baseFeePerGas) * result.gasUsed;
           if (tip > 0n) state.addBalance(env.coinbase, tip);
         }
         const ok = result.outcome.ok;
-        const raw = [
-          ...(options.traceTransfers && ok && call.value > 0n ? [{ address: NATIVE_ASSET, topics: [EVENT_TOPICS.Transfer, pad32(from), pad32(call.to ?? ZERO_HASH.slice(0, 42))], data: word(call.value) }] : []),
-          ...result.logs.map((log, i) => ({ address: result.logAddresses[i], topics: log.topics.map((t) => t.toLowerCase()), data: log.data.toLowerCase() })),
-        ];
+        // With traceTransfers, every ETH transfer (the call's own and those inside it) is a log where it happened.
+        const raw = recorder?.top
+          ? logsWithTransfers(recorder.top)
+          : result.logs.map((log, i) => ({ address: result.logAddresses[i], topics: log.topics.map((t) => t.toLowerCase()), data: log.data.toLowerCase() }));
         const logs: LogRecord[] = raw.map((log) => ({ ...log, logIndex: logIndex++, transactionIndex: included.length, transactionHash: tx.hash }));
         gasUsed += result.gasUsed;
         let error: { code: number; message: string; data?: Hex } | undefined;
@@ -204,7 +239,8 @@ export const simulateMethods: MethodTable = {
           error = reason === 'out of gas' ? { code: -32015, message: 'out of gas' } : { code: 3, message: reason ? `execution reverted: ${reason}` : 'execution reverted', data: result.outcome.revertData };
         }
         results.push({ returnData: ok ? (result.outcome as { returnData: Hex }).returnData : '0x', logs, gasUsed: result.gasUsed, status: ok ? 1 : 0, error });
-        included.push({ tx, index: included.length, receipt: { status: ok ? 1 : 0, gasUsed: result.gasUsed, cumulativeGasUsed: gasUsed, effectiveGasPrice: price, logs, logsBloom: bloomOfLogs(logs), contractAddress: null } });
+        const contractAddress = call.to === null ? (result.createdAddress ?? null) : null;
+        included.push({ tx, index: included.length, receipt: { status: ok ? 1 : 0, gasUsed: result.gasUsed, cumulativeGasUsed: gasUsed, effectiveGasPrice: price, logs, logsBloom: bloomOfLogs(logs), contractAddress } });
       }
       const allLogs = results.flatMap((r) => r.logs);
       const [transactionsRoot, receiptsRoot] = await Promise.all([

@@ -66,10 +66,10 @@ export function traceResult(message: PrestateInput, options: TraceOptions): unkn
       return prestateJson(message, options.prestateConfig);
     case undefined: {
       if (!top) throw new RpcError(-32000, 'the transaction did not execute (it was not valid in its block)');
-      // The struct logger lists EVM opcodes. A value transfer runs none, so its log is exact; a
-      // call into the native token runs TypeScript, not opcodes, so there is no honest log to give.
-      if (top.calls.length > 0 || message.recorder.slots.size > 0) {
-        throw invalidParams(`the default struct logger cannot trace this transaction: it calls the native token, which runs no EVM opcodes; use tracer callTracer or prestateTracer`);
+      // The struct logger lists EVM opcodes. A value transfer runs none, so its log is exact; for a
+      // message that runs code (a contract's, or the native token's TypeScript) the node builds no log.
+      if (message.to === null || message.pre.account(message.to).code !== '0x' || top.calls.length > 0 || message.recorder.slots.size > 0) {
+        throw invalidParams(`the default struct logger is not served for a call that runs contract code (a contract's bytecode or the native token); use tracer callTracer or prestateTracer`);
       }
       return { failed: top.error !== undefined, gas: Number(top.gasUsed), returnValue: top.output ?? '0x', structLogs: [] };
     }

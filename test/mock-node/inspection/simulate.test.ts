@@ -115,7 +115,8 @@ describe('eth_simulateV1: viem simulateCalls agrees with Anvil running the real 
     assert.equal(m.code, n.code);
     assert.equal(m.message, n.message);
     assert.equal((await rpcError(pair.node.url, 'eth_simulateV1', [{ blockStateCalls: 'x' }, 'latest'])).code, -32602);
-    assert.equal((await rpcError(pair.node.url, 'eth_simulateV1', [{ blockStateCalls: [{ stateOverrides: { [poor]: { code: '0x00' } } }] }, 'latest'])).code, -32602);
+    assert.equal((await rpcError(pair.node.url, 'eth_simulateV1', [{ blockStateCalls: [{ stateOverrides: { [poor]: { state: {} } } }] }, 'latest'])).code, -32602);
+    assert.equal((await rpcError(pair.node.url, 'eth_simulateV1', [{ blockStateCalls: [{ stateOverrides: { [poor]: { code: 'xyz' } } }] }, 'latest'])).code, -32602);
     // Two simulated blocks: the second sees the first's state and follows it.
     const two = await rpc(pair.node.url, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: w[1].address, to: w[2].address, value: '0x5' }] }, { calls: [] }] }, 'latest']);
     assert.equal(two.length, 2);
