@@ -151,7 +151,7 @@ export class Machine {
       const charged = gasUsed < message.gasLimit ? gasUsed : message.gasLimit;
       if (bridge?.top) {
         // geth's callTracer gives the outermost frame the transaction's gas used (refund and floor applied).
-        const ended = failureOf(failure, exec.returnValue);
+        const ended = failure ? (bridge.topFailure ?? failureOf(failure, exec.returnValue)) : undefined;
         options.tracer!.exit(bridge.top, ended ? { gasUsed: charged, ...ended } : { gasUsed: charged, output: bytesToHex(exec.returnValue) });
       }
       const logs = failure ? [] : (exec.logs ?? []);

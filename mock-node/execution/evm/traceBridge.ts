@@ -11,6 +11,9 @@ import type { CallType, ExecutionTracer, TracedFrame } from '../trace/recorder';
 
 const CALL_TYPES: Record<number, CallType> = { 0xf0: 'CREATE', 0xf1: 'CALL', 0xf2: 'CALLCODE', 0xf4: 'DELEGATECALL', 0xf5: 'CREATE2', 0xfa: 'STATICCALL' };
 const SLOAD = 0x54;
+/** EIP-2200: an SSTORE with this much gas left or less runs out of gas whatever it costs. */
+const SSTORE_SENTRY = 2300n;
+const SENTRY_WORDS = 'out of gas: not enough gas for reentrancy sentry';
 const SSTORE = 0x55;
 const LOG0 = 0xa0;
 const LOG4 = 0xa4;
@@ -77,8 +80,12 @@ export class EvmTraceBridge {
   private readonly open: OpenFrame[] = [];
   /** The opcode of the last step, per depth: the CALL-family opcode that made the next message. */
   private readonly lastOpAt: number[] = [];
+  /** Gas left before the last step, per depth (an SSTORE halting at 2,300 or less hit EIP-2200's sentry). */
+  private readonly gasLeftAt: bigint[] = [];
   /** The outermost frame, left open for the machine to close with the transaction's gas. */
   top: TracedFrame | undefined;
+  /** How the outermost frame failed, if it did. */
+  topFailure: FrameFailure | undefined;
 
   constructor(
     private readonly tracer: ExecutionTracer,
@@ -105,7 +112,7 @@ export class EvmTraceBridge {
     const created = message.to === undefined;
     const type: CallType = depth === 0 ? (created ? 'CREATE' : 'CALL') : (CALL_TYPES[this.lastOpAt[depth - 1]] ?? (created ? 'CREATE' : 'CALL'));
     const from = parent ? parent.address : message.caller.toString();
-    const codeAddress = (message.codeAddress ?? message.to)?.toString();
+    const codeAddress = created ? undefined : message.codeAddress.toString();
     const frame = this.tracer.enter({
       type,
       from,
@@ -123,8 +130,10 @@ export class EvmTraceBridge {
     const entry = this.open.pop();
     if (!entry) return;
     const { frame, message } = entry;
-    this.lastOpAt.length = message.depth;
     const exec = result.execResult;
+    const sentry = exec.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS && this.lastOpAt[message.depth] === SSTORE && this.gasLeftAt[message.depth] <= SSTORE_SENTRY;
+    this.lastOpAt.length = message.depth;
+    this.gasLeftAt.length = message.depth;
     if (message.to === undefined || frame.type === 'CREATE' || frame.type === 'CREATE2') {
       const address = (result.createdAddress ?? message.to)?.toString();
       if (address) {
@@ -132,9 +141,13 @@ export class EvmTraceBridge {
         this.tracer.creation?.(address);
       }
     }
+    let failure = failureOf(exec.exceptionError, exec.returnValue);
+    if (failure && sentry) failure = { error: SENTRY_WORDS };
     // The outermost frame ends with the transaction's gas, which the machine knows (refund, floor).
-    if (message.depth === 0) return;
-    const failure = failureOf(exec.exceptionError, exec.returnValue);
+    if (message.depth === 0) {
+      this.topFailure = failure;
+      return;
+    }
     this.tracer.exit(frame, failure ? { gasUsed: exec.executionGasUsed, ...failure } : { gasUsed: exec.executionGasUsed, output: bytesToHex(exec.returnValue) });
   }
 
@@ -143,6 +156,7 @@ export class EvmTraceBridge {
     const stack = data.stack;
     const n = stack.length;
     this.lastOpAt[data.depth] = op;
+    this.gasLeftAt[data.depth] = data.gasLeft;
     const current = this.open[this.open.length - 1];
     // A creation's address is set once its message starts running.
     if (current && current.address === '0x') current.address = data.address.toString();

@@ -74,7 +74,8 @@ export function prestateJson(input: PrestateInput, config: PrestateConfig = {}):
     const changedSlots = [...(input.recorder.slots.get(address) ?? [])].filter((slot) => input.pre.storage(address, slot) !== input.post.storage(address, slot));
     const changed = before.balance !== after.balance || before.nonce !== after.nonce || before.code !== after.code || changedSlots.length > 0;
     if (!changed) continue;
-    pre[address] = accountJson(input.pre, address, changedSlots, config, true);
+    // An account a creation made did not exist before it: it is in `post` only (as Anvil answers).
+    if (!input.recorder.created.has(address)) pre[address] = accountJson(input.pre, address, changedSlots, config, true);
     const postJson: PrestateAccountJson = {};
     if (before.balance !== after.balance) postJson.balance = quantity(after.balance);
     if (before.nonce !== after.nonce) postJson.nonce = Number(after.nonce);
