@@ -169,7 +169,7 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
     result: '{ accessList: [{ address, storageKeys }], gasUsed }, or the call\'s error (a revert is code 3).',
   },
   {
-    name: 'debug_traceTransaction', summary: 'Replays a transaction in its block and traces it: `callTracer` (with `onlyTopCall`, `withLog`), `prestateTracer` (with `diffMode`, `disableCode`, `disableStorage`), `noopTracer`, or the default struct logger (value transfers only: the native token runs no EVM opcodes).',
+    name: 'debug_traceTransaction', summary: 'Replays a transaction in its block and traces it: `callTracer` (with `onlyTopCall`, `withLog`), `prestateTracer` (with `diffMode`, `disableCode`, `disableStorage`), `noopTracer`, or the default struct logger (value transfers only: it is not served for messages that run contract code). Contracts are traced from the EVM, the built-in token from its native path.',
     params: [p('hash', 'hash', '32-byte transaction hash'), p('options', 'any', '{ tracer, tracerConfig }', false)],
     result: 'The tracer\'s result (a call frame, a prestate map, or a struct log).',
   },
@@ -189,7 +189,7 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
     result: '[{ txHash, result }]',
   },
   {
-    name: 'eth_simulateV1', summary: 'Simulates blocks of calls on top of a block, with state overrides (balance, nonce, stateDiff) and block overrides (number, time, gasLimit, feeRecipient, baseFeePerGas); `validation` checks and charges them as transactions; `traceTransfers` logs ETH transfers as ERC-7528 Transfer events (what viem\'s simulateCalls sends).',
+    name: 'eth_simulateV1', summary: 'Simulates blocks of calls on top of a block, with state overrides (balance, nonce, code, stateDiff) and block overrides (number, time, gasLimit, feeRecipient, baseFeePerGas); `validation` checks and charges them as transactions; `traceTransfers` logs ETH transfers (also those inside contracts) as ERC-7528 Transfer events (what viem\'s simulateCalls sends). Contract code runs in the EVM.',
     params: [p('simulation', 'any', '{ blockStateCalls: [{ blockOverrides?, stateOverrides?, calls }], validation?, traceTransfers?, returnFullTransactions? } (at most 256 blocks, 1,000 calls)'), p('block', 'block', SEED_BLOCK_DOC + ' (default latest)', false)],
     result: 'One block per blockStateCalls entry, each with `calls: [{ returnData, logs, gasUsed, status, error? }]`.',
   },

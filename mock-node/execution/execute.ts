@@ -215,14 +215,6 @@ export function messageNeedsEvm(state: StateReader, to: Hex | null, contracts: N
   return state.account(to).code !== '0x';
 }
 
-/**
- * For the methods that run the native path only (traces, access lists, eth_simulateV1): a clear
- * refusal when the message would run EVM code, which they do not follow yet.
- */
-export function refuseEvmCode(method: string, state: StateReader, to: Hex | null, contracts: NativeContracts): void {
-  if (messageNeedsEvm(state, to, contracts)) throw new ChainError({ kind: 'evm-not-followed', method });
-}
-
 type Applied = AppliedTransaction | { problem: InclusionProblem };
 
 /**
