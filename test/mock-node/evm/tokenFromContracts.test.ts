@@ -156,12 +156,16 @@ describe('contracts calling the token, against Anvil with Circle\'s USDC', funct
       const data = (signature: string) => TOKEN.encodeFunctionData(twa, [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature]);
       const wrongSigner = await rpc(side.url, 'eth_call', [{ from: relayer, to: token, data: data(signed(Wallet.createRandom())) }, 'latest']).catch((e) => e.message);
       const estimate = await rpc(side.url, 'eth_estimateGas', [{ from: relayer, to: token, data: data(signed(walletOwner)) }]);
-      const tx = executed(await send(side, { from: relayer, to: token, data: data(signed(walletOwner)), gas: hex(300_000) }));
+      const receipt = await send(side, { from: relayer, to: token, data: data(signed(walletOwner)), gas: hex(300_000) });
+      const tx = executed(receipt);
       const balance = await rpc(side.url, 'eth_call', [{ to: token, data: TOKEN.encodeFunctionData('balanceOf', [at]) }, 'latest']);
-      return { wrongSigner, estimate, tx, balance };
+      // The token's native path declines (the signer is a contract): the trace is the bytecode's, as on Anvil.
+      const trace = await rpc(side.url, 'debug_traceTransaction', [receipt.transactionHash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]);
+      return { wrongSigner, estimate, tx, balance, trace };
     });
     assert.match(String(mock.wrongSigner), /FiatTokenV2: invalid signature/);
     assert.equal(mock.tx.status, '0x1');
+    assert.equal(mock.trace.calls[0].type, 'DELEGATECALL');
     assert.equal(BigInt(mock.balance), 2_000_000n);
     assert.deepEqual(mock, anvil);
   });
