@@ -82,10 +82,18 @@ export function activateExplorer(
    * Works only while seen: polls and subscribes only while the view is visible, the window
    * focused, and pending on or latest followed; polls only endpoints subscriptions do not cover.
    */
+  /** Whether the explorer follows its expanded endpoints now (seen, and pending on or latest followed). */
+  let following = false;
+  // Transaction pages on an endpoint the explorer follows learn from its news that the chain moved.
+  const pages = new TransactionPages(registry, () => model.abis, {
+    followed: (id, needsPending) => following && model.isExpanded(id) && (model.tag === 'pending' || !needsPending),
+  });
   const updatePolling = (): void => {
     const settings = readSettings();
     const wanted = model.tag === 'pending' || settings.pollIntervalMs > 0 || settings.followLatest;
     const seen = wanted && treeView.visible && vscode.window.state.focused;
+    following = seen;
+    pages.followChanged();
     const targets = model.expandedEndpoints().flatMap((e) => (e.wsUrl ? [{ id: e.id, wsUrl: e.wsUrl }] : []));
     subscriptions.sync(targets, model.tag, seen);
     poller.setActive(seen && model.needsPolling((id) => subscriptions.covers(id)));
@@ -116,7 +124,6 @@ export function activateExplorer(
     output.info(`ABIs: ${book.size} read (chainExplorer.contractAbis and the workspace's out/ and artifacts/)`);
     tree.refreshAll();
   }, (message) => output.warn(message));
-  const pages = new TransactionPages(registry, () => model.abis);
   /** A transaction row, (endpoint, hash) from another feature or a link, or nothing: ask. */
   const openTransaction = async (given?: string | ExplorerNode, hashArg?: string): Promise<vscode.TextEditor | undefined> => {
     const rowHash = typeof given === 'object' ? given.spec.copyValue : undefined;
@@ -142,6 +149,11 @@ export function activateExplorer(
     ...registerExplorerCommands({ model, tree, treeView, pending, registry, json, output }),
     ...registerGoToCommands({ model, tree, treeView, registry, output }),
     tree.onDidUpdate(updateStatus),
+    model.onDidChange((ids) => {
+      for (const endpoint of registry.list()) {
+        if (ids.some((id) => id === endpoint.id || id.startsWith(`${endpoint.id}/`))) pages.chainMoved(endpoint.id);
+      }
+    }),
     // Expanding or collapsing an endpoint, an endpoint read or failing: what to follow may have changed.
     tree.onDidUpdate(updatePolling),
     treeView.onDidChangeVisibility(updatePolling),

@@ -27,14 +27,23 @@ export class PendingToggle implements vscode.Disposable {
     this.emitter.fire(on);
   }
 
-  /** Shows `latest #N` / `pending #N.k`; hidden while there is no endpoint. */
+  /** What the status bar shows now (`undefined`: hidden), so an update that changes nothing sends nothing to the workbench. */
+  private shown: string | undefined;
+
+  /** Shows `latest #N` / `pending #N.k`; hidden while there is no endpoint. Each change costs a message to the workbench: only changes are sent. */
   show(text: string | undefined, endpointName?: string): void {
     if (text === undefined) {
-      this.statusBar.hide();
+      if (this.shown !== undefined) this.statusBar.hide();
+      this.shown = undefined;
       return;
     }
-    this.statusBar.text = `$(${this.on ? 'pulse' : 'package'}) ${text}`;
-    this.statusBar.tooltip = `${endpointName ?? 'Chain'}: ${this.on ? 'following the pending block; click for latest' : 'showing the latest block; click to follow pending'}`;
+    const shownText = `$(${this.on ? 'pulse' : 'package'}) ${text}`;
+    const tooltip = `${endpointName ?? 'Chain'}: ${this.on ? 'following the pending block; click for latest' : 'showing the latest block; click to follow pending'}`;
+    const key = `${shownText}\n${tooltip}`;
+    if (key === this.shown) return;
+    this.shown = key;
+    this.statusBar.text = shownText;
+    this.statusBar.tooltip = tooltip;
     this.statusBar.show();
   }
 

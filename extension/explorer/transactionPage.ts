@@ -1,7 +1,12 @@
 // The transaction page: a read-only document (scheme chain-tx) for one transaction on one
-// endpoint, re-read while it is open so it follows the transaction from the queue through
+// endpoint, re-read while it is seen so it follows the transaction from the queue through
 // pre-confirmation and inclusion to safe and finalized (or a reorg dropping it). Addresses, hashes,
 // the block and a consumed authorization are links. The text is transactionPageText.ts's.
+//
+// What it costs while nothing changes: nothing, where the explorer follows the page's endpoint
+// (its news say when the chain moved); otherwise one small request per check (the heads the
+// stage depends on) while the page is in a visible editor, the full read only when they moved.
+// A page not in a visible editor is not read; it is read once when it shows again.
 import * as vscode from 'vscode';
 import { RpcClient } from '../rpc/client';
 import { JsonRpcError } from '../rpc/errors';
@@ -14,7 +19,7 @@ import type { AbiBook, DecodeContext } from './decoding';
 import { EndpointReader } from './endpointReader';
 import { GO_TO_COMMAND } from './blockNodes';
 import { hexToBigInt, shortHex } from './format';
-import { transactionPageText, transactionStage, type PageData, type TraceFrame } from './transactionPageText';
+import { transactionPageText, transactionStage, type PageData, type Stage, type TraceFrame } from './transactionPageText';
 
 export const TRANSACTION_SCHEME = 'chain-tx';
 export const OPEN_TRANSACTION_COMMAND = 'chainExplorer.openTransaction';
@@ -34,6 +39,35 @@ interface Page {
   busy?: Promise<void>;
   /** Finalized: nothing more will change, so it is not read again. */
   done?: boolean;
+  /** The stage as of the last read (what the next check has to look at). */
+  stage?: Stage['kind'];
+  /** What the last read saw of the heads the stage depends on (probeKey()). */
+  probe?: string;
+  /** The chain may have moved while the page was not seen: read it when it shows again. */
+  stale?: boolean;
+}
+
+/** How the pages learn that the chain moved on an endpoint without reading it themselves. */
+export interface PageFollow {
+  /**
+   * Whether the explorer follows the endpoint now, so its changes arrive by `chainMoved`
+   * (`pending`: the page needs to see the pending block change too, not only new heads).
+   */
+  followed(endpointId: string, pending: boolean): boolean;
+}
+
+/** Whether a page at this stage can still change with the pending block (until it is included). */
+const needsPending = (stage: Stage['kind'] | undefined): boolean => stage !== 'included' && stage !== 'safe';
+
+/** Heads a page's stage depends on: the latest block, and the pending block until it is included. */
+function probeRequests(stage: Stage['kind'] | undefined): { method: string; params: unknown[] }[] {
+  const latest = { method: 'eth_getBlockByNumber', params: ['latest', false] };
+  return needsPending(stage) ? [latest, { method: 'eth_getBlockByNumber', params: ['pending', false] }] : [latest];
+}
+
+/** The identity of those heads: equal keys, nothing the page shows can have changed. */
+function probeKey(blocks: (BlockJson | null | undefined)[]): string {
+  return JSON.stringify(blocks.map((b) => (b ? [b.number, b.hash, b.stateRoot, b.transactions?.length] : null)));
 }
 
 export function transactionUri(endpoint: Endpoint, hash: string): vscode.Uri {
@@ -51,16 +85,64 @@ export class TransactionPages implements vscode.TextDocumentContentProvider, vsc
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   private readonly pages = new Map<string, Page>();
-  private readonly timer: NodeJS.Timeout;
-  private readonly closing: vscode.Disposable;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[];
 
-  constructor(private readonly registry: EndpointRegistry, private readonly abis: () => AbiBook | undefined) {
-    // While a page is open it follows its transaction (at most once a second; a page whose
-    // transaction is finalized stops reading).
-    this.timer = setInterval(() => { for (const [key, page] of this.pages) if (!page.done) void this.update(key, page); }, Math.max(250, readSettings().flashblockMs));
-    this.closing = vscode.workspace.onDidCloseTextDocument((doc) => {
-      if (doc.uri.scheme === TRANSACTION_SCHEME) this.pages.delete(doc.uri.toString());
-    });
+  constructor(
+    private readonly registry: EndpointRegistry,
+    private readonly abis: () => AbiBook | undefined,
+    private readonly follow: PageFollow = { followed: () => false },
+  ) {
+    this.disposables = [
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (doc.uri.scheme === TRANSACTION_SCHEME) this.pages.delete(doc.uri.toString());
+      }),
+      // A page shown again is read once if the chain may have moved meanwhile.
+      vscode.window.onDidChangeVisibleTextEditors(() => {
+        for (const [key, page] of this.pages) if (page.stale && this.seen(key)) void this.check(key, page);
+        this.schedule();
+      }),
+    ];
+  }
+
+  /** The chain moved on `endpointId` (the explorer's news): seen pages there are checked, others marked. */
+  chainMoved(endpointId: string): void {
+    for (const [key, page] of this.pages) {
+      if (page.endpoint.id !== endpointId || page.done) continue;
+      if (this.seen(key)) void this.check(key, page);
+      else page.stale = true;
+    }
+  }
+
+  /** Whether the explorer's following changed (view shown or hidden, endpoint expanded or not): checks run only where it does not follow. */
+  followChanged(): void {
+    this.schedule();
+  }
+
+  private seen(key: string): boolean {
+    return vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === key);
+  }
+
+  /** Pages that read by themselves now: seen, not finalized, on an endpoint the explorer does not follow. */
+  private polled(): [string, Page][] {
+    return [...this.pages].filter(([key, page]) => !page.done && !this.follow.followed(page.endpoint.id, needsPending(page.stage)) && this.seen(key));
+  }
+
+  /**
+   * One timer for every page that reads by itself, only while there is one: at the flashblock
+   * cadence while a transaction can still enter the pending block, every second once included.
+   */
+  private schedule(): void {
+    if (this.timer !== undefined) return;
+    const polled = this.polled();
+    if (polled.length === 0) return;
+    const settings = readSettings();
+    const fast = polled.some(([, page]) => needsPending(page.stage));
+    const ms = fast ? Math.max(250, settings.flashblockMs) : Math.max(1000, settings.pollIntervalMs);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void Promise.all(this.polled().map(([key, page]) => this.check(key, page))).finally(() => this.schedule());
+    }, ms);
   }
 
   /** Opens (or shows again) the page of `hash` on `endpoint`; resolves once it shows the first read. */
@@ -86,18 +168,32 @@ export class TransactionPages implements vscode.TextDocumentContentProvider, vsc
       page = { endpoint, hash: parsed.hash, lookups: new ChainLookups(reader), text: '' };
       this.pages.set(key, page);
       await this.update(key, page, false);
+      this.schedule();
     }
     return page.text;
   }
 
-  private update(key: string, page: Page, fire = true): Promise<void> {
+  /** Reads the page again if the heads its stage depends on moved since the last read (one small request). */
+  private check(key: string, page: Page): Promise<void> {
+    page.stale = false;
+    return this.update(key, page, true, true);
+  }
+
+  /** Reads the page (`probeFirst`: only if its heads moved) and fires a change when its text did. */
+  private update(key: string, page: Page, fire = true, probeFirst = false): Promise<void> {
     if (page.busy) return page.busy;
-    page.busy = this.read(page).then((text) => {
+    const run = async (): Promise<void> => {
+      if (probeFirst && page.probe !== undefined) {
+        const items = await page.lookups.reader.batch(probeRequests(page.stage)).catch(() => undefined);
+        if (items && probeKey(items.map((item) => (item.ok ? item.value as BlockJson | null : undefined))) === page.probe) return;
+      }
+      const text = await this.read(page);
       if (text !== page.text) {
         page.text = text;
         if (fire) this.emitter.fire(vscode.Uri.parse(key));
       }
-    }, () => undefined).finally(() => { page.busy = undefined; });
+    };
+    page.busy = run().catch(() => undefined).finally(() => { page.busy = undefined; });
     return page.busy;
   }
 
@@ -143,7 +239,11 @@ export class TransactionPages implements vscode.TextDocumentContentProvider, vsc
       const header = await client.call<BlockJson | null>('eth_getBlockByNumber', [tx.blockNumber, false]).catch(() => null);
       if (header && typeof header.timestamp === 'string') data.blockTimestamp = header.timestamp;
     }
-    page.done = transactionStage(data).kind === 'finalized';
+    const stage = transactionStage(data).kind;
+    page.done = stage === 'finalized';
+    page.stage = stage;
+    const headBlock = (i: number): BlockJson | null | undefined => (heads[i].ok ? heads[i].value as BlockJson | null : undefined);
+    page.probe = probeKey(probeRequests(stage).length === 1 ? [headBlock(0)] : [headBlock(0), headBlock(3)]);
     return transactionPageText(data);
   }
 
@@ -183,8 +283,8 @@ export class TransactionPages implements vscode.TextDocumentContentProvider, vsc
   }
 
   dispose(): void {
-    clearInterval(this.timer);
-    this.closing.dispose();
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
     this.emitter.dispose();
   }
 }

@@ -88,6 +88,32 @@ describe('transactions you can read', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('a transaction page is read only while it is seen: hidden it keeps its text, shown again it catches up once', async () => {
+    // Still the long blocks of the test before: the transfer stays pre-confirmed until the test mines.
+    const node = explorer.mockNode.running!;
+    const endpoint = explorer.registry.list().find((e) => e.name === 'Mock node (public)')!;
+    const [from, to] = node.accounts;
+    const hash = await rpc(node.url, 'eth_sendTransaction', [{ from: from.address, to: TOKEN, data: token.encodeFunctionData('transfer', [to.address, 5n]) }]) as string;
+    await receiptOf(node.url, hash);
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('chainExplorer.openTransaction', endpoint.id, hash);
+    const page = editor.document;
+    assert.match(page.getText(), /Stage: +pre-confirmed/);
+    // Another editor in the same place: the page is open but not seen.
+    const otherFile = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'another-editor.txt');
+    await vscode.workspace.fs.writeFile(otherFile, new TextEncoder().encode('another editor\n'));
+    const other = await vscode.workspace.openTextDocument(otherFile);
+    await vscode.window.showTextDocument(other, { viewColumn: editor.viewColumn, preview: false });
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document === page), 'the page is hidden');
+    await rpc(node.url, 'evm_mine', []);
+    // A page that went on reading would say included within a flashblock or two.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    assert.match(explorer.pages.textOf(page.uri) ?? '', /Stage: +pre-confirmed/, 'a hidden page is not read');
+    await vscode.window.showTextDocument(page, { viewColumn: editor.viewColumn, preview: false });
+    await waitFor('the page shown again to say included', () => /Stage: +included in block #\d+/.test(explorer.pages.textOf(page.uri) ?? ''), 10_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(otherFile);
+  });
+
   it('decodes a call with the ABI of a Foundry artifact in the workspace', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri;
     const artifact = vscode.Uri.joinPath(folder, 'out', 'Counter.sol', 'Counter.json');

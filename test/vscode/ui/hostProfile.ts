@@ -7,6 +7,38 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+  children?: number[];
+}
+
+const frameName = (node: ProfileNode): string => {
+  const frame = node.callFrame;
+  return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+};
+
+/**
+ * The busiest call stacks (samples of a node and its callees, outermost frames first), so a cost
+ * can be traced to the timer, socket or event that started it: "share% a < b < c".
+ */
+function busiestStacks(nodes: ProfileNode[], total: number, top: number): string[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const stacks = new Map<string, number>();
+  for (const node of nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0 || ['(idle)', '(program)', '(root)'].includes(node.callFrame.functionName)) continue;
+    const frames: string[] = [];
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const n = byId.get(id)!;
+      if (n.callFrame.functionName !== '(root)') frames.push(frameName(n));
+    }
+    // The innermost frame and the six outermost ones: what ran, and what started it.
+    const shown = frames.length > 8 ? [frames[0], '…', ...frames.slice(-6)] : frames;
+    const key = shown.join(' < ');
+    stacks.set(key, (stacks.get(key) ?? 0) + hits);
+  }
+  return [...stacks].sort((a, b) => b[1] - a[1]).slice(0, top)
+    .map(([key, hits]) => `${((hits / Math.max(1, total)) * 100).toFixed(1)}% ${key}`);
 }
 
 /** The inspector's WebSocket URL once the process listens (after SIGUSR1), on `port`. */
@@ -50,12 +82,14 @@ export async function profileProcess(pid: number, ms: number, top = 25, port = 9
     for (const node of profile.nodes) {
       const hits = node.hitCount ?? 0;
       total += hits;
-      const frame = node.callFrame;
-      const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+      const key = frameName(node);
       self.set(key, (self.get(key) ?? 0) + hits);
     }
-    return [...self].sort((a, b) => b[1] - a[1]).slice(0, top)
-      .map(([key, hits]) => `${((hits / Math.max(1, total)) * 100).toFixed(1)}% ${key}`);
+    return [
+      ...[...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([key, hits]) => `${((hits / Math.max(1, total)) * 100).toFixed(1)}% ${key}`),
+      'busiest stacks (innermost < … < outermost):',
+      ...busiestStacks(profile.nodes, total, top),
+    ];
   } finally {
     await call('Profiler.disable').catch(() => undefined);
     socket.close();

@@ -36,3 +36,15 @@ export async function measureCpu(pid: number, ms: number): Promise<number> {
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   return (cpuSeconds(pid) - before) / elapsed;
 }
+
+/**
+ * Waits until a one-off burst of work (a switch's reads and re-render) is over: 3 s at least, then
+ * until a 1 s slice uses under 3 % of a core, or 15 s in all. A steady cost above that is still
+ * measured after the wait; only a transient one is waited out.
+ */
+export async function settled(pid: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  for (const deadline = Date.now() + 12_000; Date.now() < deadline;) {
+    if (await measureCpu(pid, 1000) < 0.03) return;
+  }
+}
