@@ -99,6 +99,11 @@ export interface MockNodeOptions {
   stateFile?: string;
   /** With stateFile: also write it every this many sealed blocks (0: only on exit and mock_dumpState). */
   autosaveBlocks: number;
+  /**
+   * Sealed blocks kept with their transactions, receipts, logs and state (the newest ones); older
+   * blocks are pruned and a read of one answers 4444 "pruned history unavailable". 0 keeps every block.
+   */
+  historyBlocks: number;
   /** Most transactions waiting in the queue from one sender (geth: "account limit exceeded"). */
   maxQueuedPerSender: number;
   /** Most transactions waiting in the queue in all (geth: "txpool is full"). */
@@ -161,6 +166,7 @@ export function defaultOptions(): MockNodeOptions {
       dedicated: { maxLogBlockRange: 10_000, maxLogResults: 20_000, requestsPerSecond: 0, maxBatch: 1000, maxBodyBytes: 5 * 1024 * 1024 },
     },
     autosaveBlocks: 0,
+    historyBlocks: 0,
     maxQueuedPerSender: 1024,
     maxQueued: 8192,
     maxFilters: 1000,
@@ -299,6 +305,12 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
     }
   }
   checkInteger('autosaveBlocks', merged.autosaveBlocks, 0);
+  checkInteger('historyBlocks', merged.historyBlocks, 0);
+  if (merged.historyBlocks > 0 && merged.historyBlocks <= merged.finalizedDepth) {
+    throw new OptionError(
+      `historyBlocks (${merged.historyBlocks}) must be 0 (keep every block) or more than finalizedDepth (${merged.finalizedDepth}), so 'safe' and 'finalized' stay readable and a reorg finds its blocks`,
+    );
+  }
   checkInteger('maxQueuedPerSender', merged.maxQueuedPerSender, 1);
   checkInteger('maxQueued', merged.maxQueued, 1);
   checkInteger('maxFilters', merged.maxFilters, 1);
@@ -383,6 +395,7 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   { flag: 'faults', section: 'Faults and state', target: 'faults', kind: 'jsonFile', arg: '<file.json>', help: 'inject faults (latency, 429/503 shares, timeouts); see mock_setFaults' },
   { flag: 'state', section: 'Faults and state', target: 'stateFile', kind: 'text', arg: '<file.json>', help: 'load the chain from this file at start, save it atomically on exit and on mock_dumpState' },
   { flag: 'autosave-blocks', section: 'Faults and state', target: 'autosaveBlocks', kind: 'integer', arg: '<n>', help: 'with --state, also save it every n sealed blocks (a crash loses at most n blocks); 0 = only on exit and mock_dumpState' },
+  { flag: 'history-blocks', section: 'Chain', target: 'historyBlocks', kind: 'integer', arg: '<n>', help: "keep only the newest n sealed blocks (transactions, receipts, logs, state); a read of an older one answers 4444 'pruned history unavailable'; 0 = keep every block", shownDefault: '0 (keep every block)' },
   { flag: 'chain-id', section: 'Chain', target: 'chainId', kind: 'text', arg: '<id>', help: 'chain id' },
   { flag: 'block-time-ms', section: 'Chain', target: 'blockTimeMs', kind: 'integer', arg: '<ms>', help: 'time between sealed blocks' },
   { flag: 'flashblock-ms', section: 'Chain', target: 'flashblockMs', kind: 'integer', arg: '<ms>', help: 'time between flashblocks of the pending block' },

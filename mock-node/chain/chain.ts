@@ -21,6 +21,8 @@ import { BlockInProgress } from './blockInProgress';
 import { ChainClock, MAX_TIMESTAMP } from './clock';
 import { addressKey, type Hex } from './hex';
 import { TransactionQueue } from './transactionQueue';
+import { HashIndex } from './hashIndex';
+import { SealedBlock } from './sealedBlock';
 import type { BlockRecord, IncludedTransaction, TransactionRecord } from './types';
 
 /** Base's fee vault: where the sequencer's fees go on OP Stack chains. */
@@ -65,11 +67,26 @@ interface Snapshot {
   clock: ReturnType<ChainClock['save']>;
 }
 
+/** Where a transaction hash points: a kept block and position, or a pruned block's number. */
+type Located = { block: SealedBlock; index: number } | { pruned: number };
+
+/** Pruned blocks whose hash BLOCKHASH can still ask for (the EVM reaches 256 blocks back). */
+const BLOCKHASH_WINDOW = 256;
+
 export class Chain extends EventEmitter<ChainEvents> {
   private readonly clock = new ChainClock();
-  private readonly blocks: BlockRecord[] = [];
-  private readonly byHash = new Map<Hex, BlockRecord>();
-  private readonly txLocation = new Map<Hex, { block: bigint; index: number }>();
+  /** The sealed blocks kept, oldest first: blocks[i] is block number `oldest + i`. */
+  private readonly blocks: SealedBlock[] = [];
+  /** The number of blocks[0]: above 0 once --history-blocks has pruned older blocks. */
+  private oldest = 0;
+  private readonly byHash = new Map<Hex, SealedBlock>();
+  /** Every sealed transaction's hash → block and position (pruned ones too, so a lookup can say so). */
+  private readonly txIndex = new HashIndex();
+  /** Pruned blocks' hashes → number (a lookup by hash says the block was pruned, not unknown). */
+  private readonly prunedHashes = new HashIndex(64);
+  /** Hashes of the newest pruned blocks by number, for BLOCKHASH. */
+  private readonly prunedRecent = new Map<number, Hex>();
+  private genesisBlock!: SealedBlock;
   private readonly queue = new TransactionQueue();
   private readonly waiters = new Map<Hex, Waiter[]>();
   private readonly snapshots = new Map<number, Snapshot>();
@@ -135,12 +152,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.blocks[this.blocks.length - 1];
   }
 
+  /** The oldest sealed block kept (0 unless --history-blocks pruned older ones). */
+  get oldestBlock(): bigint {
+    return BigInt(this.oldest);
+  }
+
   get pending(): BlockRecord {
     return this.pendingSnapshot;
   }
 
   get head(): bigint {
-    return BigInt(this.blocks.length - 1);
+    return BigInt(this.oldest + this.blocks.length - 1);
   }
 
   /** Flashblocks per block in interval mining. */
@@ -172,12 +194,41 @@ export class Chain extends EventEmitter<ChainEvents> {
     return { preconfirmed: this.pendingSnapshot.transactions.map((item) => item.tx), queued: this.queue.list() };
   }
 
+  /** A sealed block of the canonical chain; undefined above the head; a block-pruned ChainError below the oldest kept. */
   blockByNumber(number: bigint): BlockRecord | undefined {
-    return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined;
+    if (number < 0n || number > this.head) return undefined;
+    if (number < BigInt(this.oldest)) throw this.pruned(number);
+    return this.blocks[Number(number) - this.oldest];
   }
 
+  /** A sealed block of the canonical chain by hash; a block-pruned ChainError for a pruned one. */
   blockByHash(hash: Hex): BlockRecord | undefined {
-    return this.byHash.get(hash.toLowerCase());
+    const key = hash.toLowerCase();
+    const found = this.byHash.get(key);
+    if (found) return found;
+    const pruned = this.prunedHashes.find(key);
+    if (pruned) throw this.pruned(BigInt(pruned.block));
+    return undefined;
+  }
+
+  private pruned(number: bigint, subject?: string): ChainError {
+    return new ChainError({ kind: 'block-pruned', number, oldest: BigInt(this.oldest), kept: this.options.historyBlocks, subject });
+  }
+
+  /** A sealed transaction's block and position, or the number of the pruned block it was in. */
+  private locate(key: Hex): Located | undefined {
+    let found: Located | undefined;
+    this.txIndex.find(key, ({ block, position }) => {
+      if (block < this.oldest) {
+        found = { pruned: block };
+        return true;
+      }
+      const sealed = this.blocks[block - this.oldest];
+      if (!sealed?.hasTransactionAt(position, key)) return false;
+      found = { block: sealed, index: position };
+      return true;
+    });
+    return found;
   }
 
   safeNumber(): bigint {
@@ -193,10 +244,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** A transaction that is sealed or pre-confirmed, with the block it is in. */
   findTransaction(hash: Hex): { block: BlockRecord; included: IncludedTransaction } | undefined {
     const key = hash.toLowerCase();
-    const location = this.txLocation.get(key);
+    const location = this.locate(key);
     if (location) {
-      const block = this.blocks[Number(location.block)];
-      return { block, included: block.transactions[location.index] };
+      if ('pruned' in location) throw this.pruned(BigInt(location.pruned), `transaction ${key}`);
+      return { block: location.block, included: location.block.transactionAt(location.index) };
     }
     // The block in progress indexes its transactions by hash; one counts only once the published
     // pending snapshot holds it (never a transaction of a flashblock still being cut).
@@ -204,6 +255,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     const candidate = this.building.byHash.get(key);
     const included = candidate && pending.transactions[candidate.index] === candidate ? candidate : undefined;
     return included ? { block: pending, included } : undefined;
+  }
+
+  /** True when a transaction with this hash is sealed (kept or pruned) or pre-confirmed. */
+  private isKnown(hash: Hex): boolean {
+    const key = hash.toLowerCase();
+    if (this.locate(key)) return true;
+    const candidate = this.building.byHash.get(key);
+    return candidate !== undefined && this.pendingSnapshot.transactions[candidate.index] === candidate;
   }
 
   /** A transaction still waiting in the queue. */
@@ -236,7 +295,11 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** BLOCKHASH for the EVM: the hash of a sealed block of the canonical chain. */
-  private readonly hashOfBlock = (number: bigint): Hex | undefined => this.blockByNumber(number)?.hash;
+  private readonly hashOfBlock = (number: bigint): Hex | undefined => {
+    if (number < 0n || number > this.head) return undefined;
+    if (number < BigInt(this.oldest)) return this.prunedRecent.get(Number(number));
+    return this.blocks[Number(number) - this.oldest].hash;
+  };
 
   /** The environment a call "at latest" runs in: geth uses the latest header. */
   baseFeeForNextBlock(): bigint {
@@ -248,7 +311,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Validates and queues a signed transaction; it runs in the next flashblock. */
   submit(tx: TransactionRecord): Hex {
     validateStatic(tx, this.options.chainId, this.gasLimit);
-    if (this.queue.has(tx.hash) || this.findTransaction(tx.hash)) throw new ChainError({ kind: 'already-known' });
+    if (this.queue.has(tx.hash) || this.isKnown(tx.hash)) throw new ChainError({ kind: 'already-known' });
     const state = this.pendingSnapshot.state;
     const account = state.account(tx.from);
     if (tx.nonce < account.nonce) {
@@ -475,7 +538,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   reset(): Promise<void> {
     return this.exclusive(async () => {
-      const dropped = [...(await this.rewindTo(0n)), ...this.queue.clear()];
+      const dropped = [...(await this.rewindTo(BigInt(this.oldest))), ...this.queue.clear()];
+      if (this.oldest > 0) this.restartFromGenesis();
       for (const tx of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason: 'removed from the pool' }));
       this.snapshots.clear();
       this.systemChanges.clear();
@@ -548,6 +612,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.exclusive(async () => {
       const snapshot = this.snapshots.get(id);
       if (!snapshot) return false;
+      if (snapshot.head < BigInt(this.oldest)) throw this.pruned(snapshot.head, `snapshot ${id}'s head`);
       for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
       await this.rewindTo(snapshot.head);
       this.queue.clear();
@@ -568,7 +633,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     while (this.head > number) {
       const block = this.blocks.pop()!;
       this.byHash.delete(block.hash);
-      for (const item of block.transactions) this.txLocation.delete(item.tx.hash);
+      const n = Number(block.header.number);
+      for (let i = 0; i < block.transactionCount; i++) this.txIndex.remove(block.transactionHash(i), n, i);
       removed.push(block);
     }
     for (const block of [...removed].reverse()) returned.unshift(...block.transactions.map((item) => item.tx));
@@ -653,7 +719,8 @@ export class Chain extends EventEmitter<ChainEvents> {
         });
       }
       const base = head - BigInt(depth);
-      const old = this.blocks.slice(Number(base) + 1);
+      if (base < BigInt(this.oldest)) throw this.pruned(base, 'the block the reorg builds on');
+      const old = this.blocks.slice(Number(base) + 1 - this.oldest);
       const replay = old.map((block) => this.systemChanges.get(block.header.number) ?? []);
       const pendingReplay = this.systemChanges.get(head + 1n) ?? [];
       const plan = arrange(old.map((block) => block.transactions.map((item) => item.tx)));
@@ -670,8 +737,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         await this.startBlock(replay[i]);
         // Auto mode caps each flashblock's gas: cut more flashblocks while the queue still makes progress.
         while (this.queue.size > 0 && this.building.flashblockIndex < this.perBlock - 1) await this.flashblock();
-        const sealed = this.building.snapshot(true);
-        this.addSealed(sealed);
+        const sealed = this.addSealed(this.building.snapshot(true));
         this.emit('block', sealed);
         added.push(sealed);
       }
@@ -686,11 +752,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** --state: replaces the whole chain with restored sealed blocks (genesis first), the queue and the clock. */
   restore(blocks: BlockRecord[], queued: TransactionRecord[], clock: ReturnType<ChainClock['save']>): Promise<void> {
     return this.exclusive(async () => {
-      this.blocks.length = 0;
-      this.byHash.clear();
-      this.txLocation.clear();
+      this.clearSealed();
       this.snapshots.clear();
       this.queue.clear();
+      this.oldest = Number(blocks[0].header.number);
       for (const block of blocks) this.addSealed(block);
       for (const tx of queued) this.queue.add(tx);
       this.clock.restore(clock);
@@ -764,18 +829,56 @@ export class Chain extends EventEmitter<ChainEvents> {
     const block = this.building;
     if (!block.timestampFixed) block.timestamp = this.clock.stampFor(block.params.parent.header.timestamp);
     this.clock.consumeNextTimestamp(block.timestamp);
-    const sealed = block.snapshot(true);
-    this.addSealed(sealed);
+    const sealed = this.addSealed(block.snapshot(true));
     this.nextBaseFee = undefined;
     this.emit('block', sealed);
     await this.startBlock();
     return sealed;
   }
 
-  private addSealed(block: BlockRecord): void {
+  /** Keeps a sealed block as compact bytes (sealedBlock.ts), indexes it, and prunes past --history-blocks. */
+  private addSealed(record: BlockRecord): SealedBlock {
+    const block = SealedBlock.of(record);
+    if (block.header.number === 0n) this.genesisBlock = block;
     this.blocks.push(block);
     this.byHash.set(block.hash, block);
-    for (const item of block.transactions) this.txLocation.set(item.tx.hash, { block: block.header.number, index: item.index });
+    const n = Number(block.header.number);
+    for (let i = 0; i < block.transactionCount; i++) this.txIndex.add(block.transactionHash(i), n, i);
+    this.prune();
+    return block;
+  }
+
+  /** Drops the oldest blocks past --history-blocks: their bodies and states go; their hashes stay indexed as pruned. */
+  private prune(): void {
+    const keep = this.options.historyBlocks;
+    if (keep <= 0) return;
+    while (this.blocks.length > keep) {
+      const block = this.blocks.shift()!;
+      this.oldest++;
+      this.byHash.delete(block.hash);
+      block.forgetRendered();
+      const n = Number(block.header.number);
+      this.prunedHashes.add(block.hash, n, 0);
+      this.prunedRecent.set(n, block.hash);
+      this.prunedRecent.delete(n - BLOCKHASH_WINDOW);
+    }
+  }
+
+  private clearSealed(): void {
+    this.blocks.length = 0;
+    this.oldest = 0;
+    this.byHash.clear();
+    this.txIndex.clear();
+    this.prunedHashes.clear();
+    this.prunedRecent.clear();
+  }
+
+  /** anvil_reset after pruning: the chain is genesis alone again (every later block has gone). */
+  private restartFromGenesis(): void {
+    const removed = [...this.blocks].reverse();
+    this.clearSealed();
+    this.addSealed(this.genesisBlock);
+    if (removed.length > 0) this.emit('removed', removed);
   }
 
   /**

@@ -40,6 +40,8 @@ export type ChainFault =
   | { kind: 'timestamp-too-large'; timestamp: bigint }
   | { kind: 'clock-overflow'; now: bigint; seconds: bigint }
   | { kind: 'reorg-depth-invalid' }
+  // --history-blocks: a read or a change that needs a sealed block the node no longer keeps.
+  | { kind: 'block-pruned'; number: bigint; oldest: bigint; kept: number; subject?: string }
   | { kind: 'reorg-too-deep'; depth: number; head: bigint; safe: bigint; finalized: bigint; safeDepth: number; finalizedDepth: number };
 
 export type ChainErrorKind = ChainFault['kind'];

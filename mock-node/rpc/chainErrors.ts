@@ -64,6 +64,13 @@ export function rpcErrorOf(error: ChainError): RpcError {
       return input(`timestamp ${fault.timestamp} is past 2^64 - 1, the largest a block header holds`);
     case 'clock-overflow':
       return input(`the clock would pass 2^64 - 1, the largest block timestamp (now ${fault.now}, at most ${MAX_TIMESTAMP - fault.now} more seconds)`);
+    case 'block-pruned':
+      return new RpcError(
+        ErrorCode.PrunedHistory,
+        `pruned history unavailable: ${fault.subject ? `${fault.subject} is in block ${fault.number}, which` : `block ${fault.number}`} was pruned; ` +
+          `this node keeps the newest ${fault.kept} blocks (--history-blocks ${fault.kept}), the oldest it holds is ${fault.oldest}`,
+        { block: Number(fault.number), oldest: Number(fault.oldest), historyBlocks: fault.kept },
+      );
     case 'reorg-depth-invalid':
       return input('reorg depth must be a whole number of at least 1');
     case 'reorg-too-deep': {

@@ -14,6 +14,8 @@ export const ErrorCode = {
   TransactionRejected: -32003,
   MethodNotSupported: -32004,
   LimitExceeded: -32005,
+  /** geth's code for history the node has pruned (EIP-4444): "pruned history unavailable". */
+  PrunedHistory: 4444,
   /** geth's code for a reverted call. */
   ExecutionReverted: 3,
 } as const;

@@ -23,7 +23,7 @@ import { orderedTrieRoot } from '../chain/tries';
 import { decodeImpersonated, fromEthers } from '../execution/transaction';
 import { scrubSecrets } from '../redact';
 import { checkSavedStateShape, StateFileError } from './savedStateShape';
-import { STATE_FORMAT, STATE_VERSION, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from './savedState';
+import { PRUNED_STATE_VERSION, STATE_FORMAT, STATE_VERSION, STATE_VERSIONS, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from './savedState';
 import type { MockNodeOptions } from '../options';
 import { StateDraft, type AccountRecord, type StateLayer } from './worldState';
 
@@ -87,7 +87,9 @@ function saveReceipt(receipt: ReceiptRecord): SavedReceipt {
 export function exportState(chain: Chain, options: MockNodeOptions): SavedState {
   const blocks: SavedBlock[] = [];
   let previous: StateLayer | undefined;
-  for (let n = 0n; n <= chain.head; n++) {
+  // With --history-blocks the file starts at the oldest block kept, with the full state after it.
+  const oldest = chain.oldestBlock;
+  for (let n = oldest; n <= chain.head; n++) {
     const block = chain.blockByNumber(n)!;
     const header: Record<string, string> = {};
     for (const [key, value] of Object.entries(block.header)) header[key] = typeof value === 'bigint' ? hx(value) : (value as string);
@@ -106,7 +108,7 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
   const clock = chain.clockState();
   return {
     format: STATE_FORMAT,
-    version: STATE_VERSION,
+    version: oldest === 0n ? STATE_VERSION : PRUNED_STATE_VERSION,
     savedAt: new Date().toISOString(),
     chainId: hx(options.chainId),
     tokenAddress: options.token.address,
@@ -168,7 +170,10 @@ const ZERO_PARENT_HASH = '0x' + '00'.repeat(32);
 export async function importState(chain: Chain, options: MockNodeOptions, raw: unknown, source = 'state file'): Promise<{ blocks: number; queued: number }> {
   const candidate = raw as Partial<SavedState> | null | undefined;
   if (typeof candidate !== 'object' || candidate === null || candidate.format !== STATE_FORMAT) throw new StateFileError(`${source} is not a chain-mock-node state file`, true);
-  if (candidate.version !== STATE_VERSION) throw new StateFileError(`${source} has format version ${String(candidate.version)}; this node reads version ${STATE_VERSION}`, true);
+  if (!STATE_VERSIONS.includes(candidate.version as number)) {
+    throw new StateFileError(`${source} has format version ${String(candidate.version)}; this node reads versions ${STATE_VERSIONS.join(' and ')}`, true);
+  }
+  const first = candidate.version === PRUNED_STATE_VERSION ? Number((candidate.blocks as SavedBlock[] | undefined)?.[0]?.header?.number ?? NaN) : 0;
   const saved = checkSavedStateShape(raw, source);
   if (BigInt(saved.chainId) !== options.chainId) {
     throw new StateFileError(`${source} is for chain id ${BigInt(saved.chainId)}, but the node was started with chain id ${options.chainId}`);
@@ -180,16 +185,17 @@ export async function importState(chain: Chain, options: MockNodeOptions, raw: u
   const blocks: BlockRecord[] = [];
   let state: StateLayer | undefined;
   for (const [n, savedBlock] of saved.blocks.entries()) {
-    const where = `${source}, block ${n}`;
+    const where = `${source}, block ${first + n}`;
     const header = {} as Record<string, unknown>;
     for (const [key, value] of Object.entries(savedBlock.header)) header[key] = (BIGINT_HEADER_FIELDS as readonly string[]).includes(key) ? BigInt(value) : value;
     const blockHeader = header as unknown as BlockHeader;
     if (hashHeader(blockHeader) !== savedBlock.hash) throw new StateFileError(`${where}: the header does not hash to ${savedBlock.hash}`);
     // The blocks form one chain from genesis: a block left out (one that changed no state leaves
     // every state root valid) or put out of order is refused, not loaded with numbers out of step.
-    if (blockHeader.number !== BigInt(n)) throw new StateFileError(`${where}: the header's number is ${blockHeader.number}, not ${n}`);
-    const parentHash = n === 0 ? ZERO_PARENT_HASH : blocks[n - 1].hash;
-    if (blockHeader.parentHash !== parentHash) throw new StateFileError(`${where}: the header's parentHash is not the hash of block ${n - 1}`);
+    if (blockHeader.number !== BigInt(first + n)) throw new StateFileError(`${where}: the header's number is ${blockHeader.number}, not ${first + n}`);
+    // A pruned file's first block has no parent in the file: its hash and state are what it is checked by.
+    const parentHash = n === 0 ? (first === 0 ? ZERO_PARENT_HASH : blockHeader.parentHash) : blocks[n - 1].hash;
+    if (blockHeader.parentHash !== parentHash) throw new StateFileError(`${where}: the header's parentHash is not the hash of block ${first + n - 1}`);
     if (state === undefined) {
       const accounts = new Map<Hex, AccountRecord>();
       for (const [address, [nonce, balance, code]] of Object.entries(savedBlock.state.accounts)) accounts.set(address, { nonce: BigInt(nonce), balance: BigInt(balance), code });

@@ -1,7 +1,14 @@
 // The state file's format: what `chain-mock-node --state FILE` writes and reads back. Shared by the
 // writer and reader (persistence.ts) and the field-by-field check (savedStateShape.ts).
 export const STATE_FORMAT = 'chain-mock-node-state';
+/**
+ * 1: the blocks start at genesis. 2 (written only when --history-blocks pruned the chain): the
+ * blocks start at the oldest block kept, whose `state` is the full state after it. A node reads
+ * both; a file of version 1 is still written whenever the chain starts at genesis.
+ */
 export const STATE_VERSION = 1;
+export const PRUNED_STATE_VERSION = 2;
+export const STATE_VERSIONS: readonly number[] = [STATE_VERSION, PRUNED_STATE_VERSION];
 
 export type HexMap = Record<string, string>;
 
@@ -32,7 +39,7 @@ export interface SavedBlock {
   /** [signed encoding, sender] per transaction. */
   transactions: [string, string][];
   receipts: SavedReceipt[];
-  /** Block 0: the full genesis state; later blocks: what the block changed. */
+  /** The first block in the file (genesis, or the oldest kept): the full state after it; later blocks: what the block changed. */
   state: StateChanges;
 }
 

@@ -103,7 +103,8 @@ export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, id
   const result: Json[] = [];
   const probe = bloomProbe(filter);
   for (const block of blocks) {
-    if (block.logs.length === 0 || !probe.mayMatch(block.header.logsBloom)) continue;
+    // The bloom first: a sealed block's logs are rendered from bytes only when it may match.
+    if (!probe.mayMatch(block.header.logsBloom) || block.logs.length === 0) continue;
     const ref = blockRef(block, identity);
     for (const log of block.logs) if (logMatches(log, filter)) result.push(logJson(log, ref));
   }
@@ -161,7 +162,7 @@ export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilt
     first ??= number;
     // Every block before this one fits (read, or passed over by its bloom): the range is contiguous.
     const lastFitting = number > first ? number - 1n : undefined;
-    if (block.logs.length > 0 && probe.mayMatch(block.header.logsBloom)) {
+    if (probe.mayMatch(block.header.logsBloom) && block.logs.length > 0) {
       const ref = blockRef(block, identity);
       for (const log of block.logs) {
         if (!logMatches(log, filter)) continue;

@@ -1,0 +1,126 @@
+// A hash → (block number, position) index in typed arrays: 16 bytes a slot instead of a Map entry
+// with a 66-character string key and an object value. A slot keeps the hash's first 8 bytes; a
+// caller that still holds the record checks the full hash (`accept`), and one whose record was
+// pruned takes the 8-byte match (a false match needs two of its hashes to agree on 64 bits).
+import type { Hex } from './hex';
+
+const EMPTY = 0;
+const DELETED = 0xffffffff;
+
+export interface IndexEntry {
+  block: number;
+  position: number;
+}
+
+export class HashIndex {
+  /** Per slot: key high, key low, block, position + 1 (0 empty, DELETED removed). */
+  private slots: Uint32Array;
+  private mask: number;
+  private filled = 0;
+  private live = 0;
+
+  constructor(capacity = 1024) {
+    let size = 16;
+    while (size < capacity * 2) size *= 2;
+    this.slots = new Uint32Array(size * 4);
+    this.mask = size - 1;
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  add(hash: Hex, block: number, position: number): void {
+    if ((this.filled + 1) * 10 > (this.mask + 1) * 7) this.grow();
+    const high = keyHigh(hash);
+    const low = keyLow(hash);
+    for (let i = start(high, low, this.mask); ; i = (i + 1) & this.mask) {
+      const at = i * 4;
+      const mark = this.slots[at + 3];
+      if (mark === EMPTY || mark === DELETED) {
+        if (mark === EMPTY) this.filled++;
+        this.live++;
+        this.slots[at] = high;
+        this.slots[at + 1] = low;
+        this.slots[at + 2] = block;
+        this.slots[at + 3] = position + 1;
+        return;
+      }
+    }
+  }
+
+  /** The first entry under `hash`'s key that `accept` takes (all entries under the key, by default the first). */
+  find(hash: Hex, accept: (entry: IndexEntry) => boolean = () => true): IndexEntry | undefined {
+    const high = keyHigh(hash);
+    const low = keyLow(hash);
+    for (let i = start(high, low, this.mask); ; i = (i + 1) & this.mask) {
+      const at = i * 4;
+      const mark = this.slots[at + 3];
+      if (mark === EMPTY) return undefined;
+      if (mark !== DELETED && this.slots[at] === high && this.slots[at + 1] === low) {
+        const entry = { block: this.slots[at + 2], position: mark - 1 };
+        if (accept(entry)) return entry;
+      }
+    }
+  }
+
+  /** Removes the entry of `hash` at this block and position. */
+  remove(hash: Hex, block: number, position: number): void {
+    const high = keyHigh(hash);
+    const low = keyLow(hash);
+    for (let i = start(high, low, this.mask); ; i = (i + 1) & this.mask) {
+      const at = i * 4;
+      const mark = this.slots[at + 3];
+      if (mark === EMPTY) return;
+      if (mark !== DELETED && this.slots[at] === high && this.slots[at + 1] === low && this.slots[at + 2] === block && mark === position + 1) {
+        this.slots[at + 3] = DELETED;
+        this.live--;
+        return;
+      }
+    }
+  }
+
+  clear(): void {
+    this.slots.fill(0);
+    this.filled = 0;
+    this.live = 0;
+  }
+
+  /** Doubles the table when live entries fill it; rebuilds it at the same size when removals do. */
+  private grow(): void {
+    const old = this.slots;
+    const size = this.live * 2 > this.mask + 1 ? (this.mask + 1) * 2 : this.mask + 1;
+    this.slots = new Uint32Array(size * 4);
+    this.mask = size - 1;
+    this.filled = 0;
+    this.live = 0;
+    for (let at = 0; at < old.length; at += 4) {
+      const mark = old[at + 3];
+      if (mark === EMPTY || mark === DELETED) continue;
+      for (let i = start(old[at], old[at + 1], this.mask); ; i = (i + 1) & this.mask) {
+        const to = i * 4;
+        if (this.slots[to + 3] !== EMPTY) continue;
+        this.slots[to] = old[at];
+        this.slots[to + 1] = old[at + 1];
+        this.slots[to + 2] = old[at + 2];
+        this.slots[to + 3] = mark;
+        this.filled++;
+        this.live++;
+        break;
+      }
+    }
+  }
+}
+
+function keyHigh(hash: Hex): number {
+  return Number.parseInt(hash.slice(2, 10), 16) >>> 0;
+}
+
+function keyLow(hash: Hex): number {
+  return Number.parseInt(hash.slice(10, 18), 16) >>> 0;
+}
+
+function start(high: number, low: number, mask: number): number {
+  // The hash is already uniform: its bits pick the slot.
+  return (low ^ (high >>> 7)) & mask;
+}
