@@ -3,12 +3,17 @@
 // The records are rendered back when a read asks (sealedBlock.ts caches the newest ones).
 //
 // Layout (big-endian u32 where a count or length is written):
-//   u32 count, u32 logCount, u32 offset[count] (where each transaction starts, from the body's start)
+//   u32 count, u32 logCount, u32 wordsAt, u8 refBytes, u32 offset[count] (where each transaction starts)
 //   per transaction: hash[32] from[20] flags[1]
 //     unless KEPT: uint gasUsed, uint cumulativeGasUsed, uint effectiveGasPrice (u8 length + bytes)
 //                  [contractAddress 20] u32 encodedLength encoded
-//                  u32 logCount, per log: address[20] u8 topicCount topic[32]… u32 dataLength data
+//                  u32 logCount, per log: ref address, u8 topicCount, ref topic…, data as
+//                  u8 leadingZeros u32 restLength rest
 //                  [u32 length revertData] [u32 length revertReason as UTF-8]
+//   at wordsAt: the block's distinct log addresses and topics, each u8 leadingZeros u8 restLength
+//   rest; a log names them by position (ref: refBytes = 2 or 4 bytes). A block's logs repeat
+//   their addresses and topics (one event signature, the same token, the same parties), and
+//   topics are mostly padded addresses: each is kept once, without its zeros.
 // A transaction whose record the bytes would not give back exactly (flag KEPT) is held whole
 // beside the body; only its hash and sender are in the bytes, for the hash index.
 import { transactionFromBytes, sameTransaction } from './sealedTransaction';
@@ -28,6 +33,8 @@ const ADDRESS = /^0x[0-9a-f]{40}$/;
 const WORD = /^0x[0-9a-f]{64}$/;
 const DATA = /^0x(?:[0-9a-f]{2})*$/;
 const EMPTY_BLOOM: Hex = '0x' + '00'.repeat(256);
+/** u32 count, u32 logCount, u32 wordsAt, u8 refBytes. */
+const HEADER = 13;
 
 /** Where the bodies live: chunks of bytes that many bodies share (a chunk goes when no body in it is kept). */
 class ByteArena {
@@ -58,6 +65,25 @@ function dataBytes(hex: Hex): number {
   return (hex.length - 2) / 2;
 }
 
+/** The number of leading zero bytes of 0x-hex data, at most 255. */
+function leadingZeros(hex: Hex): number {
+  let zeros = 0;
+  while (zeros < 255 && 2 + 2 * zeros + 1 < hex.length && hex.charCodeAt(2 + 2 * zeros) === 48 && hex.charCodeAt(3 + 2 * zeros) === 48) zeros++;
+  return zeros;
+}
+
+/** A log's addresses and topics, each once, in first-seen order. */
+class Words {
+  readonly index = new Map<Hex, number>();
+  size = 0;
+
+  add(word: Hex): void {
+    if (this.index.has(word)) return;
+    this.index.set(word, this.index.size);
+    this.size += 2 + dataBytes(word) - leadingZeros(word);
+  }
+}
+
 /** True when the receipt and logs would be given back exactly from the bytes. */
 function compactable(item: IncludedTransaction, index: number, firstLog: number): boolean {
   const { tx, receipt } = item;
@@ -78,13 +104,13 @@ function compactable(item: IncludedTransaction, index: number, firstLog: number)
   return decoded !== undefined && sameTransaction(decoded, tx);
 }
 
-function recordSize(item: IncludedTransaction): number {
+function recordSize(item: IncludedTransaction, refBytes: number): number {
   const { tx, receipt } = item;
   let size = 32 + 20 + 1;
   size += 3 + quantityBytes(receipt.gasUsed) + quantityBytes(receipt.cumulativeGasUsed) + quantityBytes(receipt.effectiveGasPrice);
   if (receipt.contractAddress !== null) size += 20;
   size += 4 + dataBytes(tx.encoded) + 4;
-  for (const log of receipt.logs) size += 20 + 1 + 32 * log.topics.length + 4 + dataBytes(log.data);
+  for (const log of receipt.logs) size += refBytes + 1 + refBytes * log.topics.length + 5 + dataBytes(log.data) - leadingZeros(log.data);
   if (receipt.revertData !== undefined) size += 4 + dataBytes(receipt.revertData);
   if (receipt.revertReason !== undefined) size += 4 + Buffer.byteLength(receipt.revertReason, 'utf8');
   return size;
@@ -117,6 +143,22 @@ class Writer {
     this.hex(hex);
   }
 
+  /** Data without its leading zero bytes: u8 zeros, then `restLength` (u8 or u32) and the rest. */
+  stripped(hex: Hex, wide: boolean): void {
+    const zeros = leadingZeros(hex);
+    this.u8(zeros);
+    const rest = dataBytes(hex) - zeros;
+    if (wide) this.u32(rest);
+    else this.u8(rest);
+    this.at += this.out.write(hex.slice(2 + 2 * zeros), this.at, 'hex');
+  }
+
+  ref(value: number, bytes: number): void {
+    if (bytes === 2) this.out.writeUInt16BE(value, this.at);
+    else this.out.writeUInt32BE(value, this.at);
+    this.at += bytes;
+  }
+
   uint(value: bigint): void {
     const length = quantityBytes(value);
     this.u8(length);
@@ -137,25 +179,35 @@ export function packBody(transactions: readonly IncludedTransaction[]): CompactB
   const count = transactions.length;
   let kept: Map<number, IncludedTransaction> | undefined;
   const compact: boolean[] = [];
-  let size = 8 + 4 * count;
+  const words = new Words();
   let firstLog = 0;
   for (let i = 0; i < count; i++) {
     const item = transactions[i];
     const ok = compactable(item, i, firstLog);
     compact.push(ok);
     firstLog += item.receipt.logs.length;
-    if (ok) size += recordSize(item);
-    else {
-      size += 32 + 20 + 1;
+    if (!ok) {
       (kept ??= new Map()).set(i, item);
+      continue;
+    }
+    for (const log of item.receipt.logs) {
+      words.add(log.address);
+      for (const topic of log.topics) words.add(topic);
     }
   }
+  const refBytes = words.index.size <= 0xffff ? 2 : 4;
+  let size = HEADER + 4 * count;
+  for (let i = 0; i < count; i++) size += compact[i] ? recordSize(transactions[i], refBytes) : 32 + 20 + 1;
+  const wordsAt = size;
+  size += words.size;
   const bytes = arena.take(size);
   const w = new Writer(bytes);
   w.u32(count);
   w.u32(firstLog);
-  let at = 8 + 4 * count;
-  const offsets = new Writer(bytes, 8);
+  w.u32(wordsAt);
+  w.u8(refBytes);
+  let at = HEADER + 4 * count;
+  const offsets = new Writer(bytes, HEADER);
   for (let i = 0; i < count; i++) {
     offsets.u32(at);
     w.at = at;
@@ -180,10 +232,10 @@ export function packBody(transactions: readonly IncludedTransaction[]): CompactB
     w.sized(tx.encoded);
     w.u32(receipt.logs.length);
     for (const log of receipt.logs) {
-      w.hex(log.address);
+      w.ref(words.index.get(log.address)!, refBytes);
       w.u8(log.topics.length);
-      for (const topic of log.topics) w.hex(topic);
-      w.sized(log.data);
+      for (const topic of log.topics) w.ref(words.index.get(topic)!, refBytes);
+      w.stripped(log.data, true);
     }
     if (receipt.revertData !== undefined) w.sized(receipt.revertData);
     if (receipt.revertReason !== undefined) {
@@ -194,7 +246,10 @@ export function packBody(transactions: readonly IncludedTransaction[]): CompactB
     }
     at = w.at;
   }
-  if (at !== size) throw new Error(`sealed body: wrote ${at} bytes, sized ${size}`);
+  if (at !== wordsAt) throw new Error(`sealed body: wrote ${at} bytes of records, sized ${wordsAt}`);
+  w.at = wordsAt;
+  for (const word of words.index.keys()) w.stripped(word, false);
+  if (w.at !== size) throw new Error(`sealed body: wrote ${w.at} bytes, sized ${size}`);
   return { bytes, kept };
 }
 
@@ -210,7 +265,15 @@ export function bodyLogCount(bytes: Buffer): number {
 }
 
 function offsetOf(bytes: Buffer, index: number): number {
-  return bytes.readUInt32BE(8 + 4 * index);
+  return bytes.readUInt32BE(HEADER + 4 * index);
+}
+
+/** The block's log addresses and topics as 0x-hex, in the order logs refer to them. */
+function wordsOf(bytes: Buffer): Hex[] {
+  const r = new Reader(bytes, bytes.readUInt32BE(8));
+  const out: Hex[] = [];
+  while (r.at < bytes.length) out.push(r.stripped(false));
+  return out;
 }
 
 /** The hash of transaction `index` as 0x-hex. */
@@ -265,6 +328,18 @@ class Reader {
     return this.hex(this.u32());
   }
 
+  stripped(wide: boolean): Hex {
+    const zeros = this.u8();
+    const rest = wide ? this.u32() : this.u8();
+    return '0x' + '00'.repeat(zeros) + this.hex(rest).slice(2);
+  }
+
+  ref(bytes: number): number {
+    const value = bytes === 2 ? this.bytes.readUInt16BE(this.at) : this.bytes.readUInt32BE(this.at);
+    this.at += bytes;
+    return value;
+  }
+
   uint(): bigint {
     const length = this.u8();
     if (length === 0) return 0n;
@@ -302,9 +377,16 @@ class SealedReceipt implements ReceiptRecord {
 }
 
 /** Transaction `index` with its receipt and logs; `firstLog` is the block position of its first log. */
-export function unpackTransaction(bytes: Buffer, kept: Map<number, IncludedTransaction> | undefined, index: number, firstLog: number): IncludedTransaction {
+export function unpackTransaction(
+  bytes: Buffer,
+  kept: Map<number, IncludedTransaction> | undefined,
+  index: number,
+  firstLog: number,
+  words: Hex[] = wordsOf(bytes),
+): IncludedTransaction {
   const held = kept?.get(index);
   if (held) return held;
+  const refBytes = bytes[12];
   const r = new Reader(bytes, offsetOf(bytes, index));
   const hash = r.hex(32);
   const from = r.hex(20);
@@ -320,11 +402,11 @@ export function unpackTransaction(bytes: Buffer, kept: Map<number, IncludedTrans
   const logCount = r.u32();
   const logs: LogRecord[] = [];
   for (let i = 0; i < logCount; i++) {
-    const address = r.hex(20);
+    const address = words[r.ref(refBytes)];
     const topicCount = r.u8();
     const topics: Hex[] = [];
-    for (let t = 0; t < topicCount; t++) topics.push(r.hex(32));
-    logs.push({ address, topics, data: r.sized(), logIndex: firstLog + i, transactionIndex: index, transactionHash: hash });
+    for (let t = 0; t < topicCount; t++) topics.push(words[r.ref(refBytes)]);
+    logs.push({ address, topics, data: r.stripped(true), logIndex: firstLog + i, transactionIndex: index, transactionHash: hash });
   }
   const receipt = new SealedReceipt(flags & SUCCESS ? 1 : 0, gasUsed, cumulativeGasUsed, effectiveGasPrice, logs, contractAddress);
   if (flags & REVERT_DATA) receipt.revertData = r.sized();
@@ -343,8 +425,9 @@ export function unpackBody(bytes: Buffer, kept: Map<number, IncludedTransaction>
   const transactions: IncludedTransaction[] = [];
   const logs: LogRecord[] = [];
   const count = bodyCount(bytes);
+  const words = wordsOf(bytes);
   for (let i = 0; i < count; i++) {
-    const item = unpackTransaction(bytes, kept, i, logs.length);
+    const item = unpackTransaction(bytes, kept, i, logs.length, words);
     transactions.push(item);
     for (const log of item.receipt.logs) logs.push(log);
   }

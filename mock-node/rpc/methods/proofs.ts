@@ -31,11 +31,11 @@ export const proofMethods: MethodTable = {
     const account = state.account(address);
     const storageHash = state.storageRoot(address) ?? EMPTY_TRIE_ROOT;
     const trie = node.chain.trie;
-    const accountProof = await trie.prove(state.stateRoot, address);
+    const accountProof = await trie.prove(state.stateRoot, address, state);
     const storageProof = [];
     for (const key of keys) {
       const slot = BigInt(key);
-      storageProof.push({ key, value: quantity(state.storage(address, slot)), proof: await trie.prove(storageHash, word(slot)) });
+      storageProof.push({ key, value: quantity(state.storage(address, slot)), proof: await trie.prove(storageHash, word(slot), state) });
     }
     return {
       address,
