@@ -65,7 +65,9 @@ function inputNode(id: string, endpointId: string, decoded: Decoded, input: stri
   return {
     id: `${id}/decodedInput`, endpointId, kind: 'field', collapsible: decoded.args.length > 0 ? 'expanded' : 'none', icon: 'symbol-method',
     label: decoded.source === 'selector' ? `call: selector ${decoded.name}` : `call: ${decoded.name}`,
-    description: decoded.abiSource ? `ABI ${decoded.abiSource}` : decoded.source === 'token' ? 'token' : undefined,
+    // The selector beside the name it was decoded to: what a reader matches against other tools.
+    description: [decoded.selector && decoded.source !== 'selector' ? decoded.selector : undefined,
+      decoded.abiSource ? `ABI ${decoded.abiSource}` : decoded.source === 'token' ? 'token' : undefined].filter(Boolean).join(' · ') || undefined,
     tooltip: input.length > 1000 ? `${input.slice(0, 1000)}…` : input, copyValue: input,
     children: decodedArgRows(`${id}/decodedInput`, endpointId, decoded),
   };
@@ -86,18 +88,25 @@ export function transactionNode(
     };
   }
   const id = `${parentId}/${tx.hash}`;
-  const decoded = decodeTransaction(tx, ctx);
+  const decoded = decodeTransaction(tx, ctx, receipt?.contractAddress);
   const fields = Object.keys(tx).sort().map((key) => linkedField(`${id}/${key}`, endpointId, key, tx[key], transactionFieldDisplay(key, tx[key])));
-  const status = receipt ? `${statusText(receipt.status)} · ` : '';
+  const failed = receipt !== undefined && receipt.status !== '0x1';
+  // A failed transaction says why first: the reason is what a reader looks for.
+  const status = receipt ? `${failed && receipt.revertReason ? `reverted: ${receipt.revertReason}` : statusText(receipt.status)} · ` : '';
+  const extra: NodeSpec[] = [];
+  if (failed && receipt.revertReason) {
+    extra.push({ id: `${id}/revertReason`, endpointId, kind: 'field', collapsible: 'none', icon: 'error', label: `reverted: ${receipt.revertReason}`, tooltip: receipt.revertReason, copyValue: receipt.revertReason });
+  }
+  if (receipt?.contractAddress) extra.push({ ...linkedField(`${id}/created`, endpointId, 'address', receipt.contractAddress), label: 'created contract' });
   return {
     id, endpointId, kind: 'transaction', collapsible: 'collapsed', icon: receipt ? (receipt.status === '0x1' ? 'pass' : 'error') : 'arrow-swap',
     label: `#${index} ${decoded.summary}`,
     description: `${status}${shortHex(tx.hash, 10, 6)} · from ${shortHex(tx.from)} · nonce ${hexAsDecimal(tx.nonce)}`,
-    tooltip: `${decoded.summary}\n${tx.hash}\nfrom ${tx.from}\nto ${tx.to ?? '(contract creation)'}\nvalue ${weiAsEth(tx.value)}`,
+    tooltip: `${decoded.summary}\n${tx.hash}${failed ? `\n${statusText(receipt.status)}${receipt.revertReason ? `: ${receipt.revertReason}` : ''}` : ''}\nfrom ${tx.from}\nto ${tx.to ?? `(contract creation)${receipt?.contractAddress ? ` ${receipt.contractAddress}` : ''}`}\nvalue ${weiAsEth(tx.value)}`,
     copyValue: tx.hash,
     json: { title: `tx-${tx.hash.slice(0, 10)}`, value: tx },
     request: { method: 'eth_getTransactionByHash', params: [tx.hash] },
-    children: [inputNode(id, endpointId, decoded, String(tx.input ?? tx.data ?? '0x')), ...fields],
+    children: [...extra, inputNode(id, endpointId, decoded, String(tx.input ?? tx.data ?? '0x')), ...fields],
   };
 }
 

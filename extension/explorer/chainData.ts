@@ -107,6 +107,10 @@ export interface TransferHistory {
 export interface ReceiptSummary {
   status?: string;
   gasUsed?: string;
+  /** The contract a deployment (a transaction without `to`) created. */
+  contractAddress?: string;
+  /** Why a failed transaction reverted (replayed with eth_call; see ChainLookups.revertReason). */
+  revertReason?: string;
 }
 
 export interface ActivityFilter {

@@ -65,9 +65,10 @@ export class ChainLookups {
    * block (other transactions of the block before it are not replayed, so it can differ).
    */
   async revertReason(tx: TransactionJson, signal?: AbortSignal): Promise<string | undefined> {
-    if (typeof tx.blockNumber !== 'string' || typeof tx.to !== 'string') return undefined;
+    if (typeof tx.blockNumber !== 'string') return undefined;
     const parent = BigInt(tx.blockNumber) === 0n ? 'earliest' : `0x${(BigInt(tx.blockNumber) - 1n).toString(16)}`;
-    const call = { from: tx.from, to: tx.to, data: inputOf(tx), value: tx.value ?? '0x0', gas: tx.gas };
+    // A deployment (no `to`) is replayed as one: eth_call without `to` runs the creation code.
+    const call = { from: tx.from, ...(typeof tx.to === 'string' ? { to: tx.to } : {}), data: inputOf(tx), value: tx.value ?? '0x0', gas: tx.gas };
     try {
       await this.reader.client.call<string>('eth_call', [call, parent], signal);
       return 'reverted (the replay before its block succeeds: it depended on the block\'s earlier transactions)';
@@ -79,19 +80,43 @@ export class ChainLookups {
 
   /**
    * Receipt status and gas per transaction hash, by eth_getTransactionReceipt (public endpoints
-   * serve it, unlike eth_getBlockReceipts). Hashes without an answer are left out.
+   * serve it, unlike eth_getBlockReceipts), the address a deployment created, and, given the
+   * block's full transactions, why each failed one reverted. Hashes without an answer are left out.
    */
-  async receiptSummaries(hashes: string[], signal?: AbortSignal): Promise<Map<string, ReceiptSummary>> {
+  async receiptSummaries(hashes: string[], signal?: AbortSignal, transactions?: readonly (TransactionJson | string)[]): Promise<Map<string, ReceiptSummary>> {
     const summaries = new Map<string, ReceiptSummary>();
     if (hashes.length === 0) return summaries;
     try {
       const items = await this.reader.batch(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })), signal);
       hashes.forEach((h, i) => {
         const receipt = value<ReceiptJson | null>(items[i]);
-        if (receipt) summaries.set(h, { status: receipt.status, gasUsed: receipt.gasUsed });
+        if (!receipt) return;
+        const summary: ReceiptSummary = { status: receipt.status, gasUsed: receipt.gasUsed };
+        if (typeof receipt.contractAddress === 'string') summary.contractAddress = receipt.contractAddress;
+        summaries.set(h, summary);
       });
     } catch { /* shown without status */ }
+    for (const tx of transactions ?? []) {
+      if (typeof tx === 'string') continue;
+      const summary = summaries.get(tx.hash);
+      if (summary?.status !== '0x0') continue;
+      const reason = await this.sealedRevertReason(tx, signal);
+      if (reason !== undefined) summary.revertReason = reason;
+    }
     return summaries;
+  }
+
+  /** Revert reasons of sealed transactions by hash: a block that is read again replays nothing. */
+  private readonly reasons = new Map<string, string | undefined>();
+
+  private async sealedRevertReason(tx: TransactionJson, signal?: AbortSignal): Promise<string | undefined> {
+    const key = `${tx.hash}:${String(tx.blockHash)}`;
+    if (this.reasons.has(key)) return this.reasons.get(key);
+    const reason = await this.revertReason(tx, signal);
+    if (signal?.aborted) return reason;
+    if (this.reasons.size >= 512) this.reasons.delete(this.reasons.keys().next().value as string);
+    this.reasons.set(key, reason);
+    return reason;
   }
 
   /**

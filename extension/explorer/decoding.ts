@@ -37,6 +37,8 @@ export interface Decoded {
   source: 'token' | 'abi' | 'selector' | 'topics' | 'plain';
   /** The ABI file the names came from (source `abi`). */
   abiSource?: string;
+  /** A call's 4-byte selector (`0xa9059cbb`). */
+  selector?: string;
 }
 
 const TOKEN_INTERFACE = new Interface(STABLE_TOKEN_ABI);
@@ -115,18 +117,22 @@ export function inputOf(tx: Record<string, unknown>): string {
  * What a transaction does: a token call by name, a call decoded with the user's ABI, an ETH
  * transfer, a contract creation, or the selector of a call nobody named.
  */
-export function decodeTransaction(tx: Record<string, unknown>, ctx: DecodeContext): Decoded {
+export function decodeTransaction(tx: Record<string, unknown>, ctx: DecodeContext, created?: string): Decoded {
   const input = inputOf(tx);
   const to = typeof tx.to === 'string' ? tx.to : undefined;
   const value = typeof tx.value === 'string' ? tx.value : '0x0';
-  if (!to) return { name: 'create', summary: `create contract · ${(input.length - 2) / 2} bytes`, args: [], source: 'plain' };
+  if (!to) {
+    // A deployment: the address it created (from its receipt) is what identifies it.
+    const bytes = `${(input.length - 2) / 2} bytes`;
+    return { name: 'create', summary: created ? `create contract ${short(created)} · ${bytes}` : `create contract · ${bytes}`, args: [], source: 'plain' };
+  }
   if (input === '0x' || input === '') return { name: 'ETH transfer', summary: `send ${weiAsEth(value)} to ${short(to)}`, args: [], source: 'plain' };
   const selector = input.slice(0, 10).toLowerCase();
   if (ctx.token?.address && same(to, ctx.token.address)) {
     const parsed = parse(TOKEN_INTERFACE, input, value);
     if (parsed) {
       const args = fromDescription(parsed, ctx.token);
-      return { name: parsed.name, summary: tokenCallSummary(parsed.name, args), args, source: 'token' };
+      return { name: parsed.name, summary: tokenCallSummary(parsed.name, args), args, source: 'token', selector };
     }
   }
   const known = ctx.abis?.forCall(to, selector);
@@ -134,10 +140,10 @@ export function decodeTransaction(tx: Record<string, unknown>, ctx: DecodeContex
     const parsed = parse(known.iface, input, value);
     if (parsed) {
       const args = fromDescription(parsed, undefined);
-      return { name: parsed.name, summary: `${genericSummary(parsed.name, args)} · ${short(to)}`, args, source: 'abi', abiSource: known.source };
+      return { name: parsed.name, summary: `${genericSummary(parsed.name, args)} · ${short(to)}`, args, source: 'abi', abiSource: known.source, selector };
     }
   }
-  return { name: selector, summary: `call ${selector} on ${short(to)}`, args: [], source: 'selector' };
+  return { name: selector, summary: `call ${selector} on ${short(to)}`, args: [], source: 'selector', selector };
 }
 
 function parse(iface: Interface, data: string, value: string): TransactionDescription | undefined {

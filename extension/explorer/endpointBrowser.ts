@@ -62,7 +62,7 @@ export class EndpointBrowser {
   private async receiptsOf(block: BlockJson, signal?: AbortSignal): Promise<Map<string, ReceiptSummary>> {
     const hashes = block.transactions.map((t) => (typeof t === 'string' ? t : t.hash));
     if (hashes.length > MAX_RECEIPTS_PER_BLOCK) return new Map();
-    return this.lookups.receiptSummaries(hashes, signal);
+    return this.lookups.receiptSummaries(hashes, signal, block.transactions);
   }
 
   /** Loads the first page of recent blocks (headers only), newest first, ending at `head`. */

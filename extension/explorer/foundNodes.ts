@@ -28,8 +28,9 @@ export function goToRow(endpointId: string): NodeSpec {
 function transactionFound(ep: EndpointView, key: string, found: TransactionFound, ctx: DecodeContext): NodeSpec {
   const id = foundId(ep.id, { kind: 'transaction', key });
   const tx = found.tx;
-  const inner = transactionNode(id, ep.id, tx, 0, found.receipt ? { status: found.receipt.status, gasUsed: found.receipt.gasUsed } : undefined, ctx);
-  const decoded = decodeTransaction(tx, ctx);
+  const created = typeof found.receipt?.contractAddress === 'string' ? found.receipt.contractAddress : undefined;
+  const inner = transactionNode(id, ep.id, tx, 0, found.receipt ? { status: found.receipt.status, gasUsed: found.receipt.gasUsed, contractAddress: created } : undefined, ctx);
+  const decoded = decodeTransaction(tx, ctx, created);
   const where = typeof tx.blockNumber === 'string' ? `#${hexAsDecimal(tx.blockNumber)}` : 'pending';
   const receiptRow: NodeSpec = found.receipt
     ? receiptNode(id, ep.id, found.receipt, ctx)
@@ -45,7 +46,7 @@ function transactionFound(ep: EndpointView, key: string, found: TransactionFound
     collapsible: 'expanded',
     label: decoded.summary,
     description: `${status} · ${where} · tx ${shortHex(tx.hash, 10, 6)}`,
-    tooltip: `${decoded.summary}\n${tx.hash}\n${status}${found.revertReason ? `: ${found.revertReason}` : ''} · ${where}\nfrom ${String(tx.from)}\nto ${String(tx.to ?? '(contract creation)')}`,
+    tooltip: `${decoded.summary}\n${tx.hash}\n${status}${found.revertReason ? `: ${found.revertReason}` : ''} · ${where}\nfrom ${String(tx.from)}\nto ${String(tx.to ?? `(contract creation)${created ? ` ${created}` : ''}`)}`,
     children: [...reason, { ...receiptRow, label: `receipt: ${receiptRow.label}`, collapsible: found.receipt && (found.receipt.logs?.length ?? 0) > 0 ? 'expanded' : receiptRow.collapsible }, ...(inner.children ?? [])],
   };
 }

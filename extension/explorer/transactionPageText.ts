@@ -104,7 +104,7 @@ export function transactionPageText(data: PageData): string {
       : 'The endpoint does not know this transaction (yet).');
     return `${out.join('\n')}\n`;
   }
-  const decoded = decodeTransaction(tx, ctx);
+  const decoded = decodeTransaction(tx, ctx, typeof receipt?.contractAddress === 'string' ? receipt.contractAddress : undefined);
   const status = receipt ? (receipt.status === '0x1' ? 'success' : `failed${data.revertReason ? `: ${data.revertReason}` : ''}`) : receipt === null ? 'no receipt yet' : 'receipt not available';
   out.push(line('Status', status));
   out.push(line('Action', decoded.summary));
@@ -126,7 +126,7 @@ export function transactionPageText(data: PageData): string {
   out.push(line('  price', gasPrice !== undefined ? `${gasPrice} wei` : '?'));
   out.push(line('  fee', gasPrice !== undefined && gasUsed !== undefined ? weiAsEth(`0x${(gasPrice * gasUsed).toString(16)}`) : '(no receipt yet)'));
 
-  out.push('', `Input: ${decoded.source === 'selector' ? `selector ${decoded.name} (no ABI names it)` : decoded.name}${decoded.abiSource ? ` (ABI ${decoded.abiSource})` : ''}`);
+  out.push('', `Input: ${decoded.source === 'selector' ? `selector ${decoded.name} (no ABI names it)` : `${decoded.name}${decoded.selector ? ` ${decoded.selector}` : ''}`}${decoded.abiSource ? ` (ABI ${decoded.abiSource})` : ''}`);
   for (const a of decoded.args) out.push(`  ${a.name} (${a.type}): ${a.value}${a.value !== a.raw ? `  [${a.raw}]` : ''}`);
   const input = inputOf(tx);
   out.push(`  data: ${input.length > 2 + 64 * 12 ? `${input.slice(0, 2 + 64 * 12)}… (${(input.length - 2) / 2} bytes)` : input}`);

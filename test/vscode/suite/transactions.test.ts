@@ -9,6 +9,7 @@ import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/in
 import type { ChainExplorerApi } from '../../../extension/main';
 import type { ExplorerNode } from '../../../extension/explorer/treeProvider';
 import { api, rpc, showExplorer, waitFor } from './helpers';
+import { COUNTER, CREATION_CODE, FAIL_REASON, RUNTIME_CODE } from '../../extension/counterContract';
 
 const TOKEN = '0x3600000000000000000000000000000000000000';
 const token = new Interface(STABLE_TOKEN_ABI);
@@ -88,6 +89,40 @@ describe('transactions you can read', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('Go to from the palette, with two endpoints and no row to go by, asks once this session and then uses that endpoint', async () => {
+    assert.ok(explorer.registry.list().length >= 2, 'two endpoints: Go to cannot know which one');
+    // No selected row (Go to would take its endpoint): focus the tree and clear its selection.
+    await vscode.commands.executeCommand('chainExplorer.rpcExplorer.focus');
+    await vscode.commands.executeCommand('list.clear');
+    await waitFor('no selected row', () => explorer.treeView.selection.length === 0, 5000);
+    const dedicated = explorer.registry.list().find((e) => e.name === 'Mock node (dedicated)')!;
+    let settled = false;
+    const first = vscode.commands.executeCommand<{ ok: boolean; nodeId?: string }>('chainExplorer.goTo', undefined, '1')
+      .then((outcome) => { settled = true; return outcome; });
+    // It asks: the quick pick waits for an answer.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(settled, false, 'the first Go to asks which endpoint');
+    // Choose the dedicated endpoint (the second item) as a person would, with the keyboard.
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const outcome = await first;
+    assert.ok(outcome?.ok, JSON.stringify(outcome));
+    assert.ok(outcome.nodeId!.startsWith(`${dedicated.id}/`), `went to ${outcome.nodeId} on the chosen endpoint`);
+    // The second time it asks nothing: it resolves on its own, on the endpoint chosen before.
+    await vscode.commands.executeCommand('chainExplorer.rpcExplorer.focus');
+    await vscode.commands.executeCommand('list.clear');
+    await waitFor('no selected row', () => explorer.treeView.selection.length === 0, 5000);
+    const second = await Promise.race([
+      vscode.commands.executeCommand<{ ok: boolean; nodeId?: string }>('chainExplorer.goTo', undefined, '1'),
+      new Promise<'asked'>((resolve) => setTimeout(() => resolve('asked'), 10_000)),
+    ]);
+    if (second === 'asked') {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.fail('the second Go to asked again');
+    }
+    assert.ok(second?.ok && second.nodeId!.startsWith(`${dedicated.id}/`), JSON.stringify(second));
+  });
+
   it('a transaction page is read only while it is seen: hidden it keeps its text, shown again it catches up once', async () => {
     // Still the long blocks of the test before: the transfer stays pre-confirmed until the test mines.
     const node = explorer.mockNode.running!;
@@ -114,30 +149,66 @@ describe('transactions you can read', function () {
     await vscode.workspace.fs.delete(otherFile);
   });
 
-  it('decodes a call with the ABI of a Foundry artifact in the workspace', async () => {
+  it('decodes a call to a deployed contract with the ABI of a Foundry artifact in the workspace; its deployment shows the created address, a failed call its revert reason', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri;
     const artifact = vscode.Uri.joinPath(folder, 'out', 'Counter.sol', 'Counter.json');
-    const counter = new Interface(['function setNumber(uint256 newNumber)', 'function increment()']);
-    await vscode.workspace.fs.writeFile(artifact, new TextEncoder().encode(JSON.stringify({ abi: counter.fragments.map((f) => JSON.parse(f.format('json'))), bytecode: { object: '0x' } })));
+    await vscode.workspace.fs.writeFile(artifact, new TextEncoder().encode(JSON.stringify({ abi: JSON.parse(COUNTER.formatJson()), bytecode: { object: CREATION_CODE } })));
     try {
       await explorer.reloadAbis();
       const node = explorer.mockNode.running!;
-      // The mock node has no EVM yet (issue 23): the call goes to an address without code, which
-      // the node accepts as a plain transfer carrying calldata; the explorer decodes it by selector.
-      const contract = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
-      const hash = await rpc(node.url, 'eth_sendTransaction', [{ from: node.accounts[2].address, to: contract, data: counter.encodeFunctionData('setNumber', [42]) }]) as string;
-      await rpc(node.url, 'evm_mine', []);
+      const from = node.accounts[2].address;
+      /** Waits for the transaction's pre-confirmation, seals its block and waits until it is the head. */
+      const sealed = async (hash: string): Promise<{ blockNumber: string; contractAddress?: string }> => {
+        await receiptOf(node.url, hash);
+        await rpc(node.url, 'evm_mine', []);
+        const receipt = await receiptOf(node.url, hash) as unknown as { blockNumber: string; contractAddress?: string };
+        await waitFor('its block sealed', async () => BigInt(await rpc(node.url, 'eth_blockNumber', []) as string) >= BigInt(receipt.blockNumber), 20_000);
+        return receipt;
+      };
+      // A real deployment: the node runs the creation code (its EVM) and the contract runs the calls.
+      const deploy = await rpc(node.url, 'eth_sendTransaction', [{ from, data: CREATION_CODE }]) as string;
+      const contract = (await sealed(deploy)).contractAddress!;
+      assert.equal(await rpc(node.url, 'eth_getCode', [contract, 'latest']), RUNTIME_CODE);
+      const short = `${contract.slice(0, 6)}…${contract.slice(-4)}`.toLowerCase();
+      const hash = await rpc(node.url, 'eth_sendTransaction', [{ from, to: contract, data: COUNTER.encodeFunctionData('setNumber', [42]) }]) as string;
+      const failing = await rpc(node.url, 'eth_sendTransaction', [{ from, to: contract, data: COUNTER.encodeFunctionData('fail'), gas: '0x30000' }]) as string;
       await receiptOf(node.url, hash);
-      const outcome = await vscode.commands.executeCommand<{ ok: boolean; nodeId?: string }>('chainExplorer.goTo', publicRow, hash);
-      assert.ok(outcome?.ok, JSON.stringify(outcome));
+      await sealed(failing);
+      assert.equal(BigInt(await rpc(node.url, 'eth_call', [{ to: contract, data: COUNTER.encodeFunctionData('number') }, 'latest']) as string), 42n);
+
+      const goTo = async (target: string) => {
+        const outcome = await vscode.commands.executeCommand<{ ok: boolean; nodeId?: string }>('chainExplorer.goTo', publicRow, target);
+        assert.ok(outcome?.ok, JSON.stringify(outcome));
+        return outcome.nodeId!;
+      };
+      // The deployment, found by hash: the created address leads its row, and is a link.
+      const deployId = await goTo(deploy);
+      const deployRow = await waitFor('the deployment row', () => explorer.tree.node(deployId));
+      assert.equal(deployRow.spec.label.toLowerCase(), `create contract ${short} · ${(CREATION_CODE.length - 2) / 2} bytes`);
+      const createdRow = (await explorer.tree.getChildren(deployRow)).find((c) => c.spec.label === 'created contract');
+      assert.equal(createdRow?.spec.copyValue?.toLowerCase(), contract.toLowerCase());
+
+      // The call, found by hash: the function from the workspace's ABI, its selector beside it.
+      const callId = await goTo(hash);
       const row = await waitFor('the decoded row', () => {
-        const found = explorer.tree.node(outcome.nodeId!);
+        const found = explorer.tree.node(callId);
         return found && found.spec.label.startsWith('setNumber') ? found : undefined;
       });
-      assert.equal(row.spec.label.toLowerCase(), 'setnumber 42 · 0x5fbd…0aa3');
+      assert.equal(row.spec.label.toLowerCase(), `setnumber 42 · ${short}`);
       const call = (await explorer.tree.getChildren(row)).find((c) => c.spec.label.startsWith('call:'));
       assert.equal(call?.spec.label, 'call: setNumber');
-      assert.equal(call?.spec.description, 'ABI out/Counter.sol/Counter.json');
+      assert.equal(call?.spec.description, '0x3fb5c1cb · ABI out/Counter.sol/Counter.json');
+
+      // Their block, found by number: the failed call's row says why it reverted.
+      const block = Number((await rpc(node.url, 'eth_getTransactionReceipt', [failing]) as { blockNumber: string }).blockNumber);
+      const blockId = await goTo(String(block));
+      const blockRow = await waitFor('the block row', () => explorer.tree.node(blockId));
+      const transactions = (await explorer.tree.getChildren(blockRow)).find((c) => c.spec.label === 'Transactions')!;
+      const rows = await explorer.tree.getChildren(transactions);
+      const failedRow = rows.find((r) => r.spec.copyValue === failing);
+      assert.match(failedRow?.spec.description ?? '', new RegExp(`^reverted: ${FAIL_REASON} · 0x`));
+      assert.equal((await explorer.tree.getChildren(failedRow!))[0].spec.label, `reverted: ${FAIL_REASON}`);
+      assert.match(rows.find((r) => r.spec.copyValue === hash)?.spec.label ?? '', /^#\d+ setNumber 42 · /);
     } finally {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'out'), { recursive: true });
     }
