@@ -51,7 +51,7 @@ function transactionFound(ep: EndpointView, key: string, found: TransactionFound
   };
 }
 
-function blockFound(ep: EndpointView, key: string, detail: BlockDetail): NodeSpec {
+function blockFound(ep: EndpointView, key: string, detail: BlockDetail, ctx: DecodeContext): NodeSpec {
   const id = foundId(ep.id, { kind: 'block', key });
   const block = detail.block;
   return {
@@ -61,7 +61,7 @@ function blockFound(ep: EndpointView, key: string, detail: BlockDetail): NodeSpe
     copyValue: typeof block.hash === 'string' ? block.hash : undefined,
     json: { title: `block-${hexAsDecimal(block.number)}`, value: block },
     request: { method: 'eth_getBlockByHash', params: [block.hash, true] },
-    children: blockDetailChildren(id, ep.id, detail),
+    children: blockDetailChildren(id, ep.id, detail, ctx),
   };
 }
 
@@ -134,7 +134,7 @@ export function foundGroup(ep: EndpointView, ctx: DecodeContext): NodeSpec | und
     children: found.map((f) => {
       switch (f.kind) {
         case 'transaction': return transactionFound(ep, f.key, f.found, ctx);
-        case 'block': return blockFound(ep, f.key, f.detail);
+        case 'block': return blockFound(ep, f.key, f.detail, ctx);
         case 'address': return addressFound(ep, f.key, f.data, ctx);
       }
     }),
