@@ -11,6 +11,7 @@ import { errorResponse, type HandleResult, type RpcHandler } from './handler';
 import type { NodeServices, ProfileName } from './methods/types';
 import type { ProfileLimitSet } from '../options';
 import { jsonText } from './jsonText';
+import { serveLean, type LeanRoute } from './leanHttp';
 import {
   CONTENT_TYPE_MESSAGE, corsHeaders, hostAllowed, hostRefusal, isJsonContentType, originAllowed, originRefusal, safeDecode, sameKey,
   type ExposurePolicy,
@@ -197,15 +198,15 @@ function rpcProfile(req: IncomingMessage, apiKey: string): ProfileName | 'unauth
 }
 
 /**
- * The CLI's server: JSON-RPC POSTs on `/` and `/dedicated/<key>` are answered here, on Node's
- * http server, with the same guards, body limits, profiles, rate limits and faults as always (the
- * last two inside handle()); every other request goes to the Express app, which is only loaded
- * when the first such request comes.
+ * The CLI's server. JSON-RPC POSTs on `/` and `/dedicated/<key>` are answered on the raw socket
+ * (leanHttp.ts) when they are the plain case, else on Node's http server, with the same guards,
+ * body limits, profiles, rate limits and faults as always (the last two inside handle()); every
+ * other request goes to the Express app, which is only loaded when the first such request comes.
  */
 export function createHttpServer(services: NodeServices, handle: RpcHandler, http: HttpOptions): Server {
   let app: express.Express | undefined;
   const guards = new GuardCache(http.exposure);
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const profile = rpcProfile(req, http.apiKey);
     if (profile === null) {
       app ??= createExpressApp(services, http);
@@ -226,6 +227,32 @@ export function createHttpServer(services: NodeServices, handle: RpcHandler, htt
       answerRpc(handle, profile, text, limit).then((result) => send(res, result, cors), failed);
     }, failed);
   });
+  serveLean(server, leanRoute(handle, http, guards));
+  return server;
+}
+
+/** What the raw-socket path needs to know of the node's HTTP rules (the same as Node's path's). */
+function leanRoute(handle: RpcHandler, http: HttpOptions, guards: GuardCache): LeanRoute {
+  const profiles = new Map<string, ProfileName | null>();
+  const cors = corsFor({}, http.exposure);
+  return {
+    profileFor(target) {
+      if (target === '/') return 'public';
+      let profile = profiles.get(target);
+      if (profile === undefined) {
+        const found = profileForPath(target, http.apiKey);
+        // A wrong key is refused on Node's path (401, and the connection's requests after it there).
+        profile = found === 'unauthorized' ? null : found;
+        if (profiles.size >= 64) profiles.clear();
+        profiles.set(target, profile);
+      }
+      return profile;
+    },
+    allowed: (host, contentType) => guards.check({ host, 'content-type': contentType }) === undefined,
+    bodyLimit: (profile) => bodyLimit(http, profile),
+    headers: cors === NO_HEADERS ? undefined : cors,
+    answer: (profile, text) => answerRpc(handle, profile, text, Number.POSITIVE_INFINITY),
+  };
 }
 
 /** Reads a body up to `limit` bytes (null past it) without a promise per request. */
