@@ -6,7 +6,8 @@ import { quantity } from '../../chain/hex';
 import type { BlockRecord } from '../../chain/types';
 import { findBlock } from '../blockResolution';
 import { parseBlockSelector, parseBoolean, parseHash, parseQuantity, type BlockSelector } from '../params';
-import { blockJson, blockRef, receiptJson, transactionJson, type Json } from '../shapes';
+import { blockResult, receiptsResult } from '../blockResults';
+import { blockRef, transactionJson, type Json } from '../shapes';
 import type { MethodTable, NodeServices } from './types';
 
 function byHash(params: readonly unknown[]): BlockSelector {
@@ -24,18 +25,18 @@ export const blockMethods: MethodTable = {
     const selector = parseBlockSelector(params[0], 0);
     const full = parseBoolean(params[1], 1, 'fullTransactions');
     const block = findBlock(node.chain, selector);
-    return block ? blockJson(block, full, node.options.pendingIdentity) : null;
+    return block ? blockResult(block, full, node.options.pendingIdentity) : null;
   },
   eth_getBlockByHash: (params, { node }) => {
     const selector = byHash(params);
     const full = parseBoolean(params[1], 1, 'fullTransactions');
     const block = findBlock(node.chain, selector);
-    return block ? blockJson(block, full, node.options.pendingIdentity) : null;
+    return block ? blockResult(block, full, node.options.pendingIdentity) : null;
   },
   eth_getBlockReceipts: (params, { node }) => {
     const block = findBlock(node.chain, parseBlockSelector(params[0], 0));
     if (!block) return null;
-    return block.transactions.map((item) => receiptJson(block, item, node.options.pendingIdentity));
+    return receiptsResult(block, node.options.pendingIdentity);
   },
   eth_getBlockTransactionCountByNumber: (params, { node }) => {
     const block = findBlock(node.chain, parseBlockSelector(params[0], 0));
