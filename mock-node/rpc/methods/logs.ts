@@ -3,8 +3,8 @@
 // With `blockHash` the range is ignored (the seed's rule).
 import type { Chain } from '../../chain/chain';
 import { BloomProbe } from '../../chain/bloom';
-import { BLOOM_GROUP, groupBloom } from '../../chain/bloomGroups';
 import type { Hex } from '../../chain/hex';
+import { logIndexOf } from '../../chain/logIndex';
 import type { BlockRecord, LogRecord } from '../../chain/types';
 import { findBlock, blockNumberForTag } from '../blockResolution';
 import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
@@ -101,10 +101,10 @@ function bloomProbe(filter: LogFilter): BloomProbe {
 
 export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity): Json[] {
   const result: Json[] = [];
-  const probe = bloomProbe(filter);
+  let probe: BloomProbe | undefined; // made at the first block with logs: a query that reads none hashes nothing
   for (const block of blocks) {
     // The bloom first: a sealed block's logs are rendered from bytes only when it may match.
-    if (!probe.mayMatch(block.header.logsBloom) || block.logs.length === 0) continue;
+    if (!(probe ??= bloomProbe(filter)).mayMatch(block.header.logsBloom) || block.logs.length === 0) continue;
     const ref = blockRef(block, identity);
     for (const log of block.logs) if (logMatches(log, filter)) result.push(logJson(log, ref));
   }
@@ -112,21 +112,19 @@ export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, id
 }
 
 /**
- * The blocks of a range, in order. With a filter's probe, runs of 64 sealed blocks whose group
- * bloom (bloomGroups.ts) cannot hold a match are passed over without reading a block.
+ * The blocks of a range that may hold a log the filter matches, in order: the sealed blocks the
+ * log index (chain/logIndex.ts) names for the filter's addresses and topics, then the pending
+ * block when the range includes it. A filter that matches nothing reads no block.
  */
-export function* blocksInRange(chain: Chain, range: ResolvedRange, probe?: BloomProbe): Generator<BlockRecord> {
-  const blockAt = (n: number) => chain.blockByNumber(BigInt(n))!;
-  const to = Number(range.to);
-  const sealedTo = Math.min(to, Number(chain.head));
-  for (let n = Number(range.from); n <= to; ) {
-    if (probe && n % BLOOM_GROUP === 0 && n + BLOOM_GROUP - 1 <= sealedTo && !probe.mayMatch(groupBloom(blockAt, n))) {
-      n += BLOOM_GROUP;
-      continue;
+export function* blocksInRange(chain: Chain, range: ResolvedRange, filter: LogFilter): Generator<BlockRecord> {
+  const from = Number(range.from);
+  const to = Math.min(Number(range.to), Number(chain.head));
+  if (from <= to) {
+    const parts = [filter.addresses, ...filter.topics].filter((set): set is Set<Hex> => set !== null);
+    for (const n of logIndexOf(chain).candidates(parts, from, to)) {
+      const block = chain.blockByNumber(BigInt(n));
+      if (block) yield block;
     }
-    const block = chain.blockByNumber(BigInt(n));
-    if (block) yield block;
-    n++;
   }
   if (range.includePending) yield chain.pending;
 }
@@ -154,15 +152,15 @@ export function checkBlockRange(range: ResolvedRange, head: bigint, limit: numbe
 export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity, cap: number, from?: bigint): Json[] {
   if (cap <= 0) return collectLogs(blocks, filter, identity);
   const result: Json[] = [];
-  const probe = bloomProbe(filter);
-  // The query's first block (blocks passed over by their group bloom are not yielded).
+  let probe: BloomProbe | undefined;
+  // The query's first block (blocks the log index rules out are not yielded).
   let first: bigint | undefined = from;
   for (const block of blocks) {
     const number = block.header.number;
     first ??= number;
-    // Every block before this one fits (read, or passed over by its bloom): the range is contiguous.
+    // Every block before this one fits (read, or ruled out by the index): the range is contiguous.
     const lastFitting = number > first ? number - 1n : undefined;
-    if (probe.mayMatch(block.header.logsBloom) && block.logs.length > 0) {
+    if ((probe ??= bloomProbe(filter)).mayMatch(block.header.logsBloom) && block.logs.length > 0) {
       const ref = blockRef(block, identity);
       for (const log of block.logs) {
         if (!logMatches(log, filter)) continue;
@@ -193,7 +191,7 @@ export function queryLogs(node: NodeServices, profile: ProfileName, query: LogQu
   }
   const range = resolveRange(node.chain, query);
   if (limits) checkBlockRange(range, node.chain.head, limits.maxLogBlockRange);
-  return collectLogsCapped(blocksInRange(node.chain, range, bloomProbe(query.filter)), query.filter, identity, cap, range.from);
+  return collectLogsCapped(blocksInRange(node.chain, range, query.filter), query.filter, identity, cap, range.from);
 }
 
 export const logMethods: MethodTable = {

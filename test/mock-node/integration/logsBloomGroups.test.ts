@@ -1,8 +1,8 @@
-// eth_getLogs passes over 64 sealed blocks at a time when their OR-ed blooms cannot hold a match
-// (chain/bloomGroups.ts). The answers must be those of reading every block: a log in one block
-// of a long chain is found in every group, filters that match nothing answer [], the result
-// cap's retry range still starts at the query's first block, and blocks rebuilt after a revert
-// inside a group are seen (a kept group bloom is never stale).
+// eth_getLogs reads only the sealed blocks its log index names for a filter (chain/logIndex.ts;
+// it replaced groups of 64 OR-ed blooms, whose cases these were). The answers must be those of
+// reading every block: a log in one block of a long chain is found in every group of 64,
+// filters that match nothing answer [], the result cap's retry range still starts at the query's
+// first block, and blocks rebuilt after a revert are seen (the index is never stale).
 import assert from 'node:assert/strict';
 import { Interface } from 'ethers';
 import type { RunningMockNode } from '../../../mock-node/index';
