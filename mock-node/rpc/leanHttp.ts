@@ -46,9 +46,23 @@ interface Slot {
   hangup: boolean;
 }
 
+let dateSecond = -1;
+let dateLine = '';
+
+/** The Date header (RFC 9110 asks an origin server for one), made once per second as Node does. */
+function dateHeader(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateLine = `date: ${new Date(now).toUTCString()}\r\n`;
+  }
+  return dateLine;
+}
+
 /** The head of a reply: the status line and headers, ending with the blank line. */
 function replyHead(status: number, headers: Record<string, string> | undefined, fixed: string, length: number, close: boolean, keepAliveSeconds: number): string {
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n${fixed}`;
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n${dateHeader()}${fixed}`;
   if (headers) for (const name of Object.keys(headers)) head += `${name}: ${headers[name]}\r\n`;
   if (status !== 204 && status !== 304) head += `content-length: ${length}\r\n`;
   head += close ? CLOSE : keepAliveSeconds > 0 ? `${KEEP_ALIVE}keep-alive: timeout=${keepAliveSeconds}\r\n` : KEEP_ALIVE;

@@ -144,6 +144,7 @@ describe('the raw-socket JSON-RPC path', function () {
       assert.equal(reply.status, 200);
       assert.equal(reply.headers['content-type'], 'application/json');
       assert.equal(reply.headers.connection, 'keep-alive');
+      assert.ok(Number.isFinite(Date.parse(reply.headers.date)), 'a Date header');
       assert.match(JSON.parse(reply.body).result, /^0x(0|[1-9a-f][0-9a-f]*)$/);
     }
   });
