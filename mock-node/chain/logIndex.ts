@@ -20,8 +20,10 @@ class LogIndex {
 
   update(chain: Chain): void {
     const head = Number(chain.head);
-    if (this.indexedTo >= 0 && (this.indexedTo > head || chain.blockByNumber(BigInt(this.indexedTo)) !== this.tip)) this.clear();
-    for (let n = this.indexedTo + 1; n <= head; n++) {
+    // Blocks below the oldest kept (--history-blocks) are gone: their entries stay, never read.
+    const oldest = Number(chain.oldestBlock);
+    if (this.indexedTo >= 0 && (this.indexedTo > head || this.indexedTo < oldest || chain.blockByNumber(BigInt(this.indexedTo)) !== this.tip)) this.clear();
+    for (let n = Math.max(this.indexedTo + 1, oldest); n <= head; n++) {
       const block = chain.blockByNumber(BigInt(n));
       if (block) this.add(block, n);
     }

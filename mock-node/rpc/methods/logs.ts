@@ -120,6 +120,7 @@ export function* blocksInRange(chain: Chain, range: ResolvedRange, filter: LogFi
   const from = Number(range.from);
   const to = Math.min(Number(range.to), Number(chain.head));
   if (from <= to) {
+    chain.blockByNumber(BigInt(from)); // a range starting in pruned history: the block-pruned error
     const parts = [filter.addresses, ...filter.topics].filter((set): set is Set<Hex> => set !== null);
     for (const n of logIndexOf(chain).candidates(parts, from, to)) {
       const block = chain.blockByNumber(BigInt(n));
