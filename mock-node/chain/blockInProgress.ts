@@ -1,10 +1,12 @@
 // The block being built: flashblocks append executed transactions to it, and each flashblock
 // publishes an immutable snapshot (a BlockRecord with sealed = false) that every `pending` read
 // answers from. Sealing turns the last snapshot into the sealed block.
-import { concat, encodeRlp, keccak256, toBeHex } from 'ethers';
 import { LogsBloom } from './bloom';
+import { bytesHex, hexBytes, uintBytes, wordBytes } from './bytes';
 import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from './header';
-import { bytesToHex, hexToBytes, rlpQuantity, type Hex } from './hex';
+import type { Hex } from './hex';
+import { keccak256Bytes } from './keccak';
+import { encodeBytes, encodeList } from './trieRoot';
 import { OrderedTrieBuilder } from './tries';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord } from './types';
 import { EMPTY_TRIE_ROOT } from '../state/stateTrie';
@@ -78,15 +80,15 @@ export class BlockInProgress {
       this.transactionBytes += bodyTransactionBytes(item.tx.encoded);
       for (const log of item.receipt.logs) this.logs.push(log);
       // The receipt's bloom already holds its logs' bits: merged, not hashed again.
-      if (item.receipt.logs.length > 0) this.bloom.merge(hexToBytes(item.receipt.logsBloom));
+      if (item.receipt.logs.length > 0) this.bloom.merge(hexBytes(item.receipt.logsBloom));
     }
     this.state = state;
     if (executed.length > 0) {
       // Both roots once per flashblock, from all the block's items (earlier subtrees reused).
-      this.txTrie.append(executed.map((item) => hexToBytes(item.tx.encoded)));
-      this.receiptTrie.append(executed.map((item) => hexToBytes(encodeReceipt(item.tx.type, item.receipt))));
-      this.transactionsRoot = bytesToHex(this.txTrie.root());
-      this.receiptsRoot = bytesToHex(this.receiptTrie.root());
+      this.txTrie.append(executed.map((item) => hexBytes(item.tx.encoded)));
+      this.receiptTrie.append(executed.map((item) => encodeReceiptBytes(item.tx.type, item.receipt)));
+      this.transactionsRoot = bytesHex(this.txTrie.root());
+      this.receiptsRoot = bytesHex(this.receiptTrie.root());
     }
   }
 
@@ -112,7 +114,7 @@ export class BlockInProgress {
       withdrawalsRoot: EMPTY_TRIE_ROOT,
       blobGasUsed: 0n,
       excessBlobGas: 0n,
-      parentBeaconBlockRoot: keccak256(concat(['0x01', parent.hash])),
+      parentBeaconBlockRoot: parentBeaconBlockRootOf(parent.hash),
       requestsHash: EMPTY_REQUESTS_HASH,
     };
   }
@@ -135,16 +137,39 @@ export class BlockInProgress {
 
 /** Consensus encoding of a receipt: [status, cumulativeGasUsed, logsBloom, logs], typed prefix for type > 0. */
 export function encodeReceipt(type: number, receipt: ReceiptRecord): Hex {
-  const body = encodeRlp([
-    rlpQuantity(receipt.status),
-    rlpQuantity(receipt.cumulativeGasUsed),
-    receipt.logsBloom,
-    receipt.logs.map((log) => [log.address, log.topics, log.data]),
+  return bytesHex(encodeReceiptBytes(type, receipt));
+}
+
+/** encodeReceipt as bytes, built directly (what the receipts trie hashes). */
+export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8Array {
+  const logs = receipt.logs.map((log) =>
+    encodeList([encodeBytes(hexBytes(log.address)), encodeList(log.topics.map((topic) => encodeBytes(hexBytes(topic)))), encodeBytes(hexBytes(log.data))]),
+  );
+  const body = encodeList([
+    encodeBytes(uintBytes(receipt.status)),
+    encodeBytes(uintBytes(receipt.cumulativeGasUsed)),
+    encodeBytes(hexBytes(receipt.logsBloom)),
+    encodeList(logs),
   ]);
-  return type === 0 ? body : concat([toBeHex(type, 1), body]);
+  if (type === 0) return body;
+  const typed = new Uint8Array(body.length + 1);
+  typed[0] = type;
+  typed.set(body, 1);
+  return typed;
 }
 
 /** The header's mixHash (PREVRANDAO): derived from the parent's hash and the number. */
 function mixHashOf(parentHash: Hex, number: bigint): Hex {
-  return keccak256(concat([parentHash, toBeHex(number, 32)]));
+  const input = new Uint8Array(64);
+  input.set(hexBytes(parentHash), 0);
+  input.set(wordBytes(number), 32);
+  return bytesHex(keccak256Bytes(input));
+}
+
+/** EIP-4788's parent beacon block root, derived from the parent's hash. */
+function parentBeaconBlockRootOf(parentHash: Hex): Hex {
+  const input = new Uint8Array(33);
+  input[0] = 1;
+  input.set(hexBytes(parentHash), 1);
+  return bytesHex(keccak256Bytes(input));
 }

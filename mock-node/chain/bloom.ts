@@ -1,6 +1,7 @@
 // The 2048-bit logs bloom of the yellow paper: every log's address and topics set three bits each.
-import { keccak256, getBytes } from 'ethers';
-import { bytesToHex, type Hex } from './hex';
+import { bytesHex, hexBytes } from './bytes';
+import type { Hex } from './hex';
+import { keccak256Bytes } from './keccak';
 
 export const BLOOM_BYTES = 256;
 
@@ -8,7 +9,7 @@ export class LogsBloom {
   readonly bits = new Uint8Array(BLOOM_BYTES);
 
   add(value: Hex): void {
-    const hash = getBytes(keccak256(value));
+    const hash = keccak256Bytes(hexBytes(value));
     for (let i = 0; i < 6; i += 2) {
       const bit = ((hash[i] << 8) | hash[i + 1]) & 2047;
       this.bits[BLOOM_BYTES - 1 - (bit >> 3)] |= 1 << (bit & 7);
@@ -25,7 +26,7 @@ export class LogsBloom {
   }
 
   toHex(): Hex {
-    return bytesToHex(this.bits);
+    return bytesHex(this.bits);
   }
 }
 
@@ -45,7 +46,7 @@ export function bloomMayContain(bloomHex: Hex, value: Hex): boolean {
  * bloom's 0x-hex string, mask within that digit]: a bloom is tested in its hex form, unparsed.
  */
 function bloomEntry(value: Hex): [number, number][] {
-  const hash = getBytes(keccak256(value));
+  const hash = keccak256Bytes(hexBytes(value));
   const bits: [number, number][] = [];
   for (let i = 0; i < 6; i += 2) {
     const bit = ((hash[i] << 8) | hash[i + 1]) & 2047;

@@ -1,7 +1,9 @@
 // Block headers: every field of the seed's block table, RLP-encoded in consensus (Prague)
 // order and hashed with keccak256, exactly as a client recomputing the hash would.
-import { encodeRlp, keccak256 } from 'ethers';
+import { bytesHex, hexBytes } from './bytes';
 import { rlpQuantity, type Hex } from './hex';
+import { keccak256Bytes } from './keccak';
+import { encodeBytes, encodeList } from './trieRoot';
 
 export interface BlockHeader {
   parentHash: Hex;
@@ -61,11 +63,15 @@ export function headerFields(header: BlockHeader): Hex[] {
 }
 
 export function encodeHeader(header: BlockHeader): Hex {
-  return encodeRlp(headerFields(header));
+  return bytesHex(encodeHeaderBytes(header));
+}
+
+function encodeHeaderBytes(header: BlockHeader): Uint8Array {
+  return encodeList(headerFields(header).map((field) => encodeBytes(hexBytes(field))));
 }
 
 export function hashHeader(header: BlockHeader): Hex {
-  return keccak256(encodeHeader(header));
+  return bytesHex(keccak256Bytes(encodeHeaderBytes(header)));
 }
 
 /** Bytes of an RLP length prefix for a payload of `length` bytes (strings and lists alike). */
@@ -90,7 +96,7 @@ export function bodyTransactionBytes(encoded: Hex): number {
  * the sum of bodyTransactionBytes() of its transactions (so a growing block never re-encodes them).
  */
 export function blockSize(header: BlockHeader, transactionBytes: number): number {
-  const headerBytes = (encodeHeader(header).length - 2) / 2;
+  const headerBytes = encodeHeaderBytes(header).length;
   const transactionList = transactionBytes + rlpPrefixBytes(transactionBytes);
   const payload = headerBytes + transactionList + 1 + 1; // uncles and withdrawals: empty lists (0xc0)
   return payload + rlpPrefixBytes(payload);

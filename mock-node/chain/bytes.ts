@@ -1,0 +1,29 @@
+// Hex <-> bytes on the hot paths (intake, execution, roots) through Node's Buffer codec: no
+// validation beyond what the callers already did (the node's hex is lowercase, even-length,
+// 0x-prefixed), and no intermediate strings. ethers' getBytes/hexlify check every character
+// with a regular expression and build a string byte by byte; a transaction's path met them
+// dozens of times.
+import type { Hex } from './hex';
+
+/** Bytes of a 0x-prefixed even-length hex string (a view of a fresh Buffer). */
+export function hexBytes(hex: Hex): Uint8Array {
+  return Buffer.from(hex.length > 2 ? hex.slice(2) : '', 'hex');
+}
+
+/** 0x-prefixed lowercase hex of bytes. */
+export function bytesHex(bytes: Uint8Array): Hex {
+  return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+/** Minimal big-endian bytes of an unsigned integer (0 is the empty string), as RLP wants it. */
+export function uintBytes(value: bigint | number): Uint8Array {
+  if (value === 0 || value === 0n) return new Uint8Array(0);
+  let hex = value.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  return Buffer.from(hex, 'hex');
+}
+
+/** A 32-byte big-endian word of an unsigned integer below 2^256. */
+export function wordBytes(value: bigint): Uint8Array {
+  return Buffer.from(value.toString(16).padStart(64, '0'), 'hex');
+}
