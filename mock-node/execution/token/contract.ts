@@ -17,6 +17,8 @@ import {
 } from 'ethers';
 import { encodeRevertReason } from '../execute';
 import { recoverSigner } from '../signatures';
+import { bytesHex, hexBytes } from '../../chain/bytes';
+import { keccak256Bytes } from '../../chain/keccak';
 import { NativePathDeclined, type CallContext, type CallOutcome, type GenesisContext, type Hex, type NativeContract } from '../nativeContract';
 import type { TokenOptions } from '../../options';
 import {
@@ -30,9 +32,6 @@ import {
   TOKEN_DECIMALS,
   TOKEN_SLOTS,
   TYPEHASHES,
-  balanceSlot,
-  minterAllowedSlot,
-  minterSlot,
   signatureProblem,
   splitSignature,
   tokenDomainSeparator,
@@ -43,6 +42,8 @@ import type { TracedFrame } from '../trace/recorder';
 import { nestedCallSurplus, pathGas, priceCall } from './gas';
 import { FIAT_TOKEN_PROXY_RUNTIME, fiatTokenV2_2Runtime, signatureCheckerRuntime } from './realCode';
 import { signatureCallGas } from './traceGas';
+import { balanceSlot, minterAllowedSlot, minterSlot } from './slots';
+import { decodeStaticArgs, encodeStaticResult, staticTypes, type StaticType } from './staticAbi';
 import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, wordToAddress, writeString } from './storage';
 
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
@@ -142,12 +143,24 @@ class Invocation {
   }
 
   emit(event: TokenEventName, indexed: Hex[], data: Hex = '0x'): void {
-    const topics = [EVENT_TOPICS[event], ...indexed.map((t) => zeroPadValue(t, 32))];
+    const topics = [EVENT_TOPICS[event], ...indexed.map(topicWord)];
     this.ctx.emitLog({ topics, data });
   }
 }
 
-const uintData = (value: bigint): Hex => toBeHex(value, 32);
+/** An indexed address or bytes32 as its topic word (what zeroPadValue(t, 32) gives for the node's lowercase hex). */
+function topicWord(value: Hex): Hex {
+  if (value.length === 66) return value;
+  if (value.length === 42) return '0x000000000000000000000000' + value.slice(2);
+  return zeroPadValue(value, 32);
+}
+
+/** keccak256 of 0x-hex bytes, as 0x-hex. */
+function hashHex(data: Hex): Hex {
+  return bytesHex(keccak256Bytes(hexBytes(data)));
+}
+
+const uintData = (value: bigint): Hex => (value >= 0n && value <= MAX_UINT256 ? '0x' + value.toString(16).padStart(64, '0') : toBeHex(value, 32));
 
 // ---- modifiers and internal functions, as FiatToken v2.2 has them ----
 
@@ -216,13 +229,19 @@ function approveInternal(inv: Invocation, owner: Hex, spender: Hex, value: bigin
   inv.emit('Approval', [owner, spender], uintData(value));
 }
 
+/** EIP-712 domain separators by their inputs: the token reads its name from storage on every signature check (metered), then hashes the domain. */
+const separators = new Map<string, Hex>();
+
 function domainSeparator(inv: Invocation): Hex {
-  return tokenDomainSeparator({
-    name: inv.state.name(),
-    version: inv.token.options.version,
-    chainId: inv.ctx.block.chainId,
-    verifyingContract: inv.token.address,
-  });
+  const name = inv.state.name();
+  const key = `${inv.token.options.version}\u0000${inv.ctx.block.chainId}\u0000${inv.token.address}\u0000${name}`;
+  let separator = separators.get(key);
+  if (separator === undefined) {
+    separator = tokenDomainSeparator({ name, version: inv.token.options.version, chainId: inv.ctx.block.chainId, verifyingContract: inv.token.address });
+    if (separators.size >= 64) separators.clear();
+    separators.set(key, separator);
+  }
+  return separator;
 }
 
 /**
@@ -252,7 +271,7 @@ function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
   if (signer === undefined) {
     signer = ZERO_ADDRESS;
     try {
-      signer = recoverSigner(getBytes(digest), getBytes(r), getBytes(s), v - 27);
+      signer = recoverSigner(hexBytes(digest), hexBytes(r), hexBytes(s), v - 27);
     } catch {
       // The precompile returns the zero address for points off the curve, r = 0, s = 0 and so on.
     }
@@ -277,7 +296,7 @@ function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
  * never validates (priced here).
  */
 function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, signature: Hex): boolean {
-  const digest = keccak256(concat(['0x1901', domainSeparator(inv), structHash]));
+  const digest = hashHex('0x1901' + domainSeparator(inv).slice(2) + structHash.slice(2));
   inv.meter.touchAccount(inv.token.signatureChecker);
   const tracer = inv.ctx.tracer;
   // The library runs in a DELEGATECALL frame of its own (traced only).
@@ -377,8 +396,8 @@ function readAuthorization(args: Result): Authorization {
  * without the ABI coder (a capture's costliest step after the signature).
  */
 function authorizationStructHash(typehash: Hex, a: Authorization): Hex {
-  const words = [typehash, zeroPadValue(a.from, 32), zeroPadValue(a.to, 32), toBeHex(a.value, 32), toBeHex(a.validAfter, 32), toBeHex(a.validBefore, 32), a.nonce];
-  return keccak256(concat(words));
+  const words = [typehash, topicWord(a.from), topicWord(a.to), uintData(a.value), uintData(a.validAfter), uintData(a.validBefore), a.nonce];
+  return hashHex('0x' + words.map((w) => w.slice(2)).join(''));
 }
 
 function transferWithAuthorization(inv: Invocation, args: Result): unknown[] {
@@ -477,8 +496,13 @@ type Handler = (inv: Invocation, args: Result) => unknown[];
 
 interface FunctionEntry {
   readonly fragment: FunctionFragment;
+  /** The fragment's signature (its sighash format), once. */
+  readonly signature: string;
   readonly view: boolean;
   readonly handler: Handler;
+  /** Argument and result types when they are static words read and written without the ABI coder. */
+  readonly inputs: StaticType[] | undefined;
+  readonly outputs: StaticType[] | undefined;
 }
 
 /** Handlers by function signature; every fragment of the ABI has one. */
@@ -711,7 +735,7 @@ function buildDispatch(): Map<string, FunctionEntry> {
     const handler = HANDLERS[signature];
     if (!handler) throw new Error(`no handler for ${signature}`);
     const view = fragment.stateMutability === 'view' || fragment.stateMutability === 'pure';
-    dispatch.set(fragment.selector, { fragment, view, handler });
+    dispatch.set(fragment.selector, { fragment, signature, view, handler, inputs: staticTypes(fragment.inputs, 'decode'), outputs: staticTypes(fragment.outputs, 'encode') });
   });
   return dispatch;
 }
@@ -829,19 +853,29 @@ export class StableToken implements NativeContract {
     // No fallback: an unknown selector reverts with empty data, as does ETH sent to a
     // non-payable function or calldata too short for the arguments.
     if (!entry) return { ok: false, path: fallthrough ?? 'unknown|revert', proxyDynamic, revert: new Revert() };
-    const signature = entry.fragment.format('sighash');
+    const signature = entry.signature;
     if (value > 0n) return { ok: false, path: `${signature}|callvalue`, proxyDynamic, revert: new Revert() };
     let args: Result;
-    try {
-      args = stableTokenInterface().decodeFunctionData(entry.fragment, data);
-    } catch {
-      return { ok: false, path: `${signature}|calldata`, proxyDynamic, revert: new Revert() };
+    if (entry.inputs) {
+      const words = decodeStaticArgs(entry.inputs, data);
+      if (!words) return { ok: false, path: `${signature}|calldata`, proxyDynamic, revert: new Revert() };
+      args = words as unknown as Result;
+    } else {
+      try {
+        args = stableTokenInterface().decodeFunctionData(entry.fragment, data);
+      } catch {
+        return { ok: false, path: `${signature}|calldata`, proxyDynamic, revert: new Revert() };
+      }
     }
     const inv = new Invocation(ctx, meter, this, signature, proxyDynamic, caller);
     try {
       const values = entry.handler(inv, args);
-      // Functions that return nothing (the authorizations, transfers with memo) skip the ABI coder.
-      const returnData = entry.fragment.outputs.length === 0 ? '0x' : stableTokenInterface().encodeFunctionResult(entry.fragment, values);
+      // Functions that return nothing (the authorizations, transfers with memo) skip the ABI coder,
+      // and so do single words (transfer's bool, balanceOf's uint256).
+      const returnData =
+        entry.fragment.outputs.length === 0
+          ? '0x'
+          : ((entry.outputs && encodeStaticResult(entry.outputs, values)) ?? stableTokenInterface().encodeFunctionResult(entry.fragment, values));
       return { ok: true, path: inv.path(), proxyDynamic, returnData, callSurplus: inv.callSurplus };
     } catch (error) {
       if (!(error instanceof Revert)) throw error;

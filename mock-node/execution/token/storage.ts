@@ -3,17 +3,8 @@
 // writes 256-bit words through a ContractStorage; nothing is cached outside storage.
 import { getBytes, keccak256, toBeHex, toUtf8Bytes, toUtf8String } from 'ethers';
 import type { ContractStorage, Hex } from '../nativeContract';
-import {
-  BLACKLIST_FLAG,
-  MAX_BALANCE,
-  TOKEN_SLOTS,
-  allowanceSlot,
-  authorizationStateSlot,
-  balanceSlot,
-  minterAllowedSlot,
-  minterSlot,
-  permitNonceSlot,
-} from '../../tokenKit/index';
+import { BLACKLIST_FLAG, MAX_BALANCE, TOKEN_SLOTS } from '../../tokenKit/index';
+import { allowanceSlot, authorizationStateSlot, balanceSlot, minterAllowedSlot, minterSlot, permitNonceSlot } from './slots';
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
 const ADDRESS_MASK = (1n << 160n) - 1n;
