@@ -3,8 +3,8 @@
 // libsecp256k1 compiled to WebAssembly (tiny-secp256k1), loaded on the first recovery so start-up
 // does not pay for it; where the WebAssembly module cannot load, @noble/curves (JavaScript,
 // several times slower) answers the same.
-import { keccak256 } from 'ethers';
 import type { Hex } from '../chain/hex';
+import { keccak256Bytes } from '../chain/keccak';
 
 /** 65-byte uncompressed public key (0x04 ‖ x ‖ y), or null when no key matches. */
 type RecoverPublicKey = (digest: Uint8Array, rs: Uint8Array, recovery: 0 | 1) => Uint8Array | null;
@@ -62,5 +62,6 @@ export function recoverSigner(digest: Uint8Array, r: Uint8Array, s: Uint8Array, 
     key = null;
   }
   if (!key || key.length !== 65) throw new Error('invalid signature');
-  return '0x' + keccak256(key.subarray(1)).slice(26);
+  const hash = keccak256Bytes(key.subarray(1));
+  return '0x' + Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex');
 }

@@ -73,10 +73,11 @@ function address(value: RlpValue | undefined): string | null {
   return toHex(b);
 }
 
-function word32(value: Uint8Array): string {
+function word32Bytes(value: Uint8Array): Uint8Array {
+  if (value.length === 32) return value;
   const padded = new Uint8Array(32);
   padded.set(value, 32 - value.length);
-  return toHex(padded);
+  return padded;
 }
 
 function accessList(value: RlpValue | undefined): AccessList {
@@ -129,6 +130,7 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
   if (data.length === 0 || data.length * 2 !== raw.length - 2) return undefined;
   let fields: Omit<TransactionRecord, 'from'>;
   let digest: Uint8Array;
+  let rs: { r: Uint8Array; s: Uint8Array };
   try {
     const type = data[0] >= 0xc0 ? 0 : data[0];
     if (type !== 0 && type !== 1 && type !== 2) return undefined;
@@ -156,8 +158,9 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
       }
       fields = {
         ...common, chainId, nonce: uint(f[0]), gasPrice: uint(f[1]), gasLimit: uint(f[2]), to: address(f[3]), value: uint(f[4]),
-        input: toHex(bytes(f[5])), maxFeePerGas: null, maxPriorityFeePerGas: null, accessList: null, v, ...signature(f[7], f[8]), yParity,
+        input: toHex(bytes(f[5])), maxFeePerGas: null, maxPriorityFeePerGas: null, accessList: null, v, r: '', s: '', yParity,
       };
+      rs = signature(f[7], f[8]);
     } else {
       const count = type === 1 ? 11 : 12;
       if (f.length !== count) return undefined;
@@ -169,8 +172,9 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
       const at = type === 1 ? 3 : 4;
       fields = {
         ...common, chainId: uint(f[0]), nonce: uint(f[1]), ...fees, gasLimit: uint(f[at]), to: address(f[at + 1]), value: uint(f[at + 2]),
-        input: toHex(bytes(f[at + 3])), accessList: accessList(f[at + 4]), v: parity, ...signature(f[count - 2], f[count - 1]), yParity: Number(parity),
+        input: toHex(bytes(f[at + 3])), accessList: accessList(f[at + 4]), v: parity, r: '', s: '', yParity: Number(parity),
       };
+      rs = signature(f[count - 2], f[count - 1]);
       digest = keccak256Bytes(unsignedPayload(body, list, count - 3, Uint8Array.of(type)));
     }
     if (fields.nonce > MAX_SAFE_NONCE) return undefined;
@@ -183,20 +187,22 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
   }
   let from: string;
   try {
-    from = recoverSigner(digest, getBytes(fields.r), getBytes(fields.s), fields.yParity);
+    from = recoverSigner(digest, rs.r, rs.s, fields.yParity);
   } catch (error) {
     throw undecodable(error);
   }
+  fields.r = toHex(rs.r);
+  fields.s = toHex(rs.s);
   return { ...fields, from };
 }
 
 /** r and s as 32-byte words; s with its top bit set is left to ethers (which refuses it). */
-function signature(r: RlpValue | undefined, s: RlpValue | undefined): { r: string; s: string } {
+function signature(r: RlpValue | undefined, s: RlpValue | undefined): { r: Uint8Array; s: Uint8Array } {
   const rb = bytes(r);
   const sb = bytes(s);
   if (rb.length > 32 || sb.length > 32 || (rb.length > 0 && rb[0] === 0) || (sb.length > 0 && sb[0] === 0)) throw new NotLean();
   if (sb.length === 32 && sb[0] >= 0x80) throw new NotLean();
-  return { r: word32(rb), s: word32(sb) };
+  return { r: word32Bytes(rb), s: word32Bytes(sb) };
 }
 
 function undecodable(error: unknown): ChainError {
