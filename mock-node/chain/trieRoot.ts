@@ -144,7 +144,7 @@ function reference(encoded: Uint8Array): Uint8Array {
 }
 
 /** Hex-prefix encoding of nibbles[from, to) with the leaf flag. */
-function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean): Uint8Array {
+export function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean): Uint8Array {
   const length = to - from;
   const odd = length % 2 === 1;
   const out = new Uint8Array(1 + (length >> 1));
