@@ -3,6 +3,7 @@
 // the same layout would store) and answers ABI-encoded calldata with ABI-encoded return data.
 import type { WarmSet } from './warmSet';
 import type { ExecutionTracer } from './trace/recorder';
+import type { StateReader } from '../state/worldState';
 
 /** 0x-prefixed lowercase hex. */
 export type Hex = string;
@@ -117,4 +118,9 @@ export interface NativeContract {
   /** Executes one call; `gasUsed` in the outcome is the execution gas on top of the intrinsic gas, before any refund. */
   call(ctx: CallContext): CallOutcome;
   genesis?(ctx: GenesisContext): void;
+  /**
+   * Work a call's execution can do ahead, when a transaction calling the contract is accepted
+   * (the token recovers an authorization's signer): a hint that never changes an outcome.
+   */
+  prepare?(data: Hex, state: StateReader, chainId: bigint): void;
 }

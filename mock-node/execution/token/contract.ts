@@ -19,7 +19,7 @@ import { encodeRevertReason } from '../execute';
 import { recoverSigner } from '../signatures';
 import { bytesHex, hexBytes } from '../../chain/bytes';
 import { keccak256Bytes } from '../../chain/keccak';
-import { NativePathDeclined, type CallContext, type CallOutcome, type GenesisContext, type Hex, type NativeContract } from '../nativeContract';
+import { NativePathDeclined, type CallContext, type CallOutcome, type ContractStorage, type GenesisContext, type Hex, type NativeContract } from '../nativeContract';
 import type { TokenOptions } from '../../options';
 import {
   BLACKLIST_FLAG,
@@ -44,7 +44,8 @@ import { FIAT_TOKEN_PROXY_RUNTIME, fiatTokenV2_2Runtime, signatureCheckerRuntime
 import { signatureCallGas } from './traceGas';
 import { balanceSlot, minterAllowedSlot, minterSlot } from './slots';
 import { decodeStaticArgs, encodeStaticResult, staticTypes, type StaticType } from './staticAbi';
-import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, wordToAddress, writeString } from './storage';
+import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, readString, wordToAddress, writeString } from './storage';
+import type { StateReader } from '../../state/worldState';
 
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
 /** The allowance the owner gets as minter at genesis (unlimited for practical purposes). */
@@ -233,11 +234,14 @@ function approveInternal(inv: Invocation, owner: Hex, spender: Hex, value: bigin
 const separators = new Map<string, Hex>();
 
 function domainSeparator(inv: Invocation): Hex {
-  const name = inv.state.name();
-  const key = `${inv.token.options.version}\u0000${inv.ctx.block.chainId}\u0000${inv.token.address}\u0000${name}`;
+  return domainSeparatorOf(inv.state.name(), inv.token.options.version, inv.ctx.block.chainId, inv.token.address);
+}
+
+function domainSeparatorOf(name: string, version: string, chainId: bigint, verifyingContract: Hex): Hex {
+  const key = `${version}\u0000${chainId}\u0000${verifyingContract}\u0000${name}`;
   let separator = separators.get(key);
   if (separator === undefined) {
-    separator = tokenDomainSeparator({ name, version: inv.token.options.version, chainId: inv.ctx.block.chainId, verifyingContract: inv.token.address });
+    separator = tokenDomainSeparator({ name, version, chainId, verifyingContract });
     if (separators.size >= 64) separators.clear();
     separators.set(key, separator);
   }
@@ -258,14 +262,8 @@ const DEADLINE_COMPARISON_GAS = 13n;
 /** What ECRecover's `v != 28` costs when `v != 27` did not already decide (measured on USDC). */
 const V_SECOND_COMPARISON_GAS = 20n;
 
-/** ECRecover.recover(digest, signature) with its checks and reasons. */
-function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
-  const problem = signatureProblem(signature);
-  const parts = splitSignature(signature);
-  // `v != 27 && v != 28`: the second comparison runs only when v is not 27.
-  if (parts && BigInt(parts.s) <= SECP256K1_HALF_N && parts.v !== 27) inv.meter.charge(V_SECOND_COMPARISON_GAS);
-  inv.require(problem === undefined, problem?.reason ?? '');
-  const { r, s, v } = splitSignature(signature)!;
+/** What ecrecover answers for a well-formed signature (r, s, v of `signature`): the signer, or the zero address; recovered once per digest and signature. */
+function recoverOnce(digest: Hex, signature: Hex, r: Hex, s: Hex, v: number): Hex {
   const key = digest + signature.slice(2).toLowerCase();
   let signer = recovered.get(key);
   if (signer === undefined) {
@@ -278,6 +276,18 @@ function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
     if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value as string);
     recovered.set(key, signer);
   }
+  return signer;
+}
+
+/** ECRecover.recover(digest, signature) with its checks and reasons. */
+function ecRecover(inv: Invocation, digest: Hex, signature: Hex): Hex {
+  const problem = signatureProblem(signature);
+  const parts = splitSignature(signature);
+  // `v != 27 && v != 28`: the second comparison runs only when v is not 27.
+  if (parts && BigInt(parts.s) <= SECP256K1_HALF_N && parts.v !== 27) inv.meter.charge(V_SECOND_COMPARISON_GAS);
+  inv.require(problem === undefined, problem?.reason ?? '');
+  const { r, s, v } = splitSignature(signature)!;
+  const signer = recoverOnce(digest, signature, r, s, v);
   const tracer = inv.ctx.tracer;
   if (tracer) {
     const input = concat([digest, toBeHex(BigInt(v), 32), r, s]);
@@ -928,6 +938,41 @@ export class StableToken implements NativeContract {
     const path = `${signature}|call ${inner.path}`;
     if (!inner.ok) return { ok: false, path: `${path}|revert 2`, proxyDynamic: 0n, revert: new Revert() };
     return { ok: true, path: `${path}|ok`, proxyDynamic: 0n, returnData: '0x' };
+  }
+
+  /**
+   * A transaction calling the token was accepted: when it is an authorization
+   * (transferWithAuthorization, receiveWithAuthorization), its signer is recovered now, over the
+   * digest the call computes on `state`, so the flashblock that executes it finds the signer
+   * known. A hint only, never an error: the call still computes its digest and checks everything,
+   * and a digest that differs by then (the name changed) is recovered then.
+   */
+  prepare(data: Hex, state: StateReader, chainId: bigint): void {
+    const entry = data.length >= 10 ? DISPATCH.get(data.slice(0, 10).toLowerCase()) : undefined;
+    if (!entry || (entry.handler !== receiveWithAuthorization && entry.handler !== transferWithAuthorization)) return;
+    let args: Result | undefined;
+    if (entry.inputs) args = decodeStaticArgs(entry.inputs, data) as unknown as Result | undefined;
+    else {
+      try {
+        args = stableTokenInterface().decodeFunctionData(entry.fragment, data);
+      } catch {
+        return;
+      }
+    }
+    if (!args) return;
+    const a = readAuthorization(args);
+    if (signatureProblem(a.signature) !== undefined) return;
+    const storage: ContractStorage = {
+      get: (slot) => state.storage(this.address, slot),
+      set: () => {
+        throw new Error('read only');
+      },
+    };
+    const typehash = entry.handler === receiveWithAuthorization ? TYPEHASHES.ReceiveWithAuthorization : TYPEHASHES.TransferWithAuthorization;
+    const separator = domainSeparatorOf(readString(storage, TOKEN_SLOTS.name), this.options.version, chainId, this.address);
+    const digest = hashHex('0x1901' + separator.slice(2) + authorizationStructHash(typehash, a).slice(2));
+    const { r, s, v } = splitSignature(a.signature)!;
+    recoverOnce(digest, a.signature, r, s, v);
   }
 
   /** Code at an address as the transaction sees it (the token's own from here). */

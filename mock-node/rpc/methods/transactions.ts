@@ -3,7 +3,7 @@
 // eth_call, eth_estimateGas.
 import { Transaction } from 'ethers';
 import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
-import type { AccessList, BlockRecord } from '../../chain/types';
+import type { AccessList, BlockRecord, TransactionRecord } from '../../chain/types';
 import { ChainError } from '../../chain/errors';
 import { simulateCall, type SimulateOptions } from '../../execution/call';
 import { decodeRawTransaction, fromEthers, impersonatedTransaction } from '../../execution/transaction';
@@ -155,8 +155,27 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   return node.chain.accept(record);
 }
 
+/**
+ * Queues a decoded transaction (chain.accept) and, once it is in the queue, lets the contract it
+ * calls do ahead what its execution can (the token recovers an authorization's signer), so the
+ * flashblock that runs it does less. accept() queues synchronously: the hint runs before any
+ * flashblock or automine seal can take the transaction.
+ */
+function acceptRaw(node: MethodContext['node'], tx: TransactionRecord): Promise<Hex> {
+  const accepted = node.chain.accept(tx);
+  const contract = node.contracts.get(tx.to);
+  if (contract?.prepare && node.chain.queuedTransaction(tx.hash)) {
+    try {
+      contract.prepare(tx.input, node.chain.pending.state, node.options.chainId);
+    } catch {
+      // A hint only: the execution decides.
+    }
+  }
+  return accepted;
+}
+
 export const transactionMethods: MethodTable = {
-  eth_sendRawTransaction: (params, { node }) => node.chain.accept(decodeRawTransaction(parseSignedTransaction(params[0], 0))),
+  eth_sendRawTransaction: (params, { node }) => acceptRaw(node, decodeRawTransaction(parseSignedTransaction(params[0], 0))),
   eth_sendTransaction: sendTransaction,
   eth_sendRawTransactionSync: async (params, { node }) => {
     const raw = parseSignedTransaction(params[0], 0);
@@ -170,7 +189,7 @@ export const transactionMethods: MethodTable = {
       }
       timeout = params[1];
     }
-    const hash = await node.chain.accept(decodeRawTransaction(raw));
+    const hash = await acceptRaw(node, decodeRawTransaction(raw));
     try {
       await node.chain.waitForPreconfirmation(hash, timeout);
     } catch (error) {
