@@ -23,6 +23,8 @@ const codeHashes = new Map<Hex, Hex>();
 
 /** Committed layers whose roots stay reachable (reorgs and rebuilt pending blocks build on these without planting). */
 const RECENT_LAYERS = 32;
+/** Reachable roots before the first prune; then a prune runs when their number doubles. */
+const MIN_PRUNE_ROOTS = 128;
 
 function sameAccount(a: AccountRecord, b: AccountRecord): boolean {
   return a === b || (a.nonce === b.nonce && a.balance === b.balance && a.code === b.code);
@@ -73,7 +75,7 @@ export class StateTrie {
   private rootsAfterPrune = 1;
   private readonly addresses = new Map<Hex, Hex>();
 
-  /** `minCollectNodes` is kept for callers of the node-store version; roots are pruned when their map doubles. */
+  /** `minCollectNodes`: reachable roots before the first prune (then one runs when their map doubles). */
   constructor(private readonly limits: { recentLayers: number; minCollectNodes?: number } = { recentLayers: RECENT_LAYERS }) {}
 
   /** Builds the genesis layer from full account and storage maps (its roots at once; its tries later). */
@@ -127,7 +129,7 @@ export class StateTrie {
     const layer = base.extend(accounts, storage, stateRoot, storageRoots);
     this.recent.push(layer);
     if (this.recent.length > this.limits.recentLayers) this.recent.shift();
-    if (this.roots.size > Math.max(64, 2 * this.rootsAfterPrune)) this.prune();
+    if (this.roots.size > Math.max(this.limits.minCollectNodes ?? MIN_PRUNE_ROOTS, 2 * this.rootsAfterPrune)) this.prune();
     return layer;
   }
 
