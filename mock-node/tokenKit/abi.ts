@@ -1,7 +1,5 @@
 // The token's public interface: its ABI (human-readable fragments that ethers and viem both
 // parse), function selectors and event signatures with their topics. Part of the token kit.
-import { id } from 'ethers/hash';
-
 /** ABI of the built-in token: FiatToken v2.2 (USDC) as seen from outside, plus `transferWithMemo`. */
 export const STABLE_TOKEN_ABI = [
   // ERC-20 and metadata
@@ -126,10 +124,32 @@ export const PROXY_FUNCTIONS = ['admin()', 'implementation()', 'changeAdmin(addr
 
 export type TokenEventName = keyof typeof EVENT_SIGNATURES;
 
-/** topic 0 of each of the token's events. */
-export const EVENT_TOPICS = Object.fromEntries(
-  Object.entries(EVENT_SIGNATURES).map(([name, signature]) => [name, id(signature)]),
-) as Readonly<Record<TokenEventName, string>>;
+/**
+ * topic 0 of each of the token's events: keccak256 of its signature, written out so that loading
+ * the kit hashes nothing (test/mock-node/unit/tokenKitConstants.test.ts recomputes them).
+ */
+export const EVENT_TOPICS: Readonly<Record<TokenEventName, string>> = {
+  Transfer: '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+  Approval: '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925',
+  AuthorizationUsed: '0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5',
+  AuthorizationCanceled: '0x1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d81',
+  Memo: '0x739777285604c12fd8dfad1e5635875fd3d8e26fc960a81ffab8f866671c89ba',
+  Mint: '0xab8530f87dc9b59234c4623bf917212bb2536d647574c8e7e5da92c2ede0c9f8',
+  Burn: '0xcc16f5dbb4873280815c1ee09dbd06736cffcc184412cf7a71a0fdb75d397ca5',
+  Blacklisted: '0xffa4e6181777692565cf28528fc88fd1516ea86b56da075235fa575af6a4b855',
+  UnBlacklisted: '0x117e3210bb9aa7d9baff172026820255c6f6c30ba8999d1c2fd88e2848137c4e',
+  Pause: '0x6985a02210a168e66602d3235cb6db0e70f92b3ba4d376a33c0f3d9434bff625',
+  Unpause: '0x7805862f689e2f13df9f062ff482ad3ad112aca9e0847911ed832e158c525b33',
+  MinterConfigured: '0x46980fca912ef9bcdbd36877427b6b90e860769f604e89c0e67720cece530d20',
+  MinterRemoved: '0xe94479a9f7e1952cc78f2d6baab678adc1b772d936c6583def489e524cb66692',
+  MasterMinterChanged: '0xdb66dfa9c6b8f5226fe9aac7e51897ae8ee94ac31dc70bb6c9900b2574b707e6',
+  OwnershipTransferred: '0x8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e0',
+  PauserChanged: '0xb80482a293ca2e013eda8683c9bd7fc8347cfdaeea5ede58cba46df502c2a604',
+  BlacklisterChanged: '0xc67398012c111ce95ecb7429b933096c977380ee6c421175a71a4a4c6c88c06e',
+  RescuerChanged: '0xe475e580d85111348e40d8ca33cfdd74c30fe1655c2d8537a13abc10065ffa5a',
+  AdminChanged: '0x7e644d79422f17c01e4894b5f4f588d331ebfa28653d42ae832dc59e38c9798f',
+  Upgraded: '0xbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b',
+};
 
 /** Function selectors of the authorization flow and the memo transfer. */
 export const SELECTORS = {

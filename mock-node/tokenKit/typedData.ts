@@ -80,7 +80,8 @@ export interface TokenDomain {
   verifyingContract: string;
 }
 
-const EIP712_DOMAIN_TYPEHASH = id('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)');
+/** keccak256 of the EIP712Domain type string (test/mock-node/unit/tokenKitConstants.test.ts recomputes it). */
+const EIP712_DOMAIN_TYPEHASH = '0x8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f';
 
 /** The EIP-712 domain separator as the token's `DOMAIN_SEPARATOR()` computes it. */
 export function tokenDomainSeparator(domain: TokenDomain): string {

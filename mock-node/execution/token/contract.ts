@@ -310,7 +310,7 @@ function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, sign
   inv.meter.touchAccount(inv.token.signatureChecker);
   const tracer = inv.ctx.tracer;
   // The library runs in a DELEGATECALL frame of its own (traced only).
-  const frame = tracer?.enter({ type: 'DELEGATECALL', from: inv.token.address, to: inv.token.signatureChecker, input: SIGNATURE_CHECKER.encodeFunctionData('isValidSignatureNow', [signer, digest, signature]), value: 0n });
+  const frame = tracer?.enter({ type: 'DELEGATECALL', from: inv.token.address, to: inv.token.signatureChecker, input: SIGNATURE_CHECKER().encodeFunctionData('isValidSignatureNow', [signer, digest, signature]), value: 0n });
   const implBefore = inv.meter.dynamic;
   inv.meter.touchAccount(signer);
   try {
@@ -333,7 +333,9 @@ function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, sign
   }
 }
 
-const SIGNATURE_CHECKER = new Interface(['function isValidSignatureNow(address signer, bytes32 digest, bytes signature) view returns (bool)']);
+let signatureCheckerAbi: Interface | undefined;
+/** SignatureChecker's one function, parsed on the first traced signature check (start-up parses no ABI). */
+const SIGNATURE_CHECKER = () => (signatureCheckerAbi ??= new Interface(['function isValidSignatureNow(address signer, bytes32 digest, bytes signature) view returns (bool)']));
 const ECRECOVER: Hex = '0x0000000000000000000000000000000000000001';
 const ECRECOVER_GAS = 3_000n;
 
@@ -763,13 +765,19 @@ interface ProxyEntry {
   readonly fragment: FunctionFragment;
 }
 
-const PROXY_SIGNATURES = new Set<string>(PROXY_FUNCTIONS);
-const PROXY_INTERFACE = new Interface(STABLE_TOKEN_ABI.filter((f) => f.startsWith('function ')).filter((f) => {
-  const fragment = FunctionFragment.from(f);
-  return PROXY_SIGNATURES.has(fragment.format('sighash'));
-}) as unknown as string[]);
-const PROXY_DISPATCH = new Map<string, ProxyEntry>();
-PROXY_INTERFACE.forEachFunction((fragment) => PROXY_DISPATCH.set(fragment.selector, { fragment }));
+/** The proxy's own functions: their ABI and entries by selector, parsed on the first call (start-up parses no ABI). */
+let proxyAbi: { iface: Interface; dispatch: Map<string, ProxyEntry> } | undefined;
+function proxyFunctions(): { iface: Interface; dispatch: Map<string, ProxyEntry> } {
+  if (proxyAbi) return proxyAbi;
+  const signatures = new Set<string>(PROXY_FUNCTIONS);
+  const iface = new Interface(STABLE_TOKEN_ABI.filter((f) => f.startsWith('function ')).filter((f) => {
+    const fragment = FunctionFragment.from(f);
+    return signatures.has(fragment.format('sighash'));
+  }) as unknown as string[]);
+  const dispatch = new Map<string, ProxyEntry>();
+  iface.forEachFunction((fragment) => dispatch.set(fragment.selector, { fragment }));
+  return (proxyAbi = { iface, dispatch });
+}
 
 export class StableToken implements NativeContract {
   readonly address: Hex;
@@ -818,7 +826,7 @@ export class StableToken implements NativeContract {
    */
   enter(ctx: CallContext, meter: GasMeter, caller: Hex, data: Hex, value: bigint, top = false): Entered {
     const selector = data.slice(0, 10).toLowerCase();
-    const proxyEntry = data.length >= 10 ? PROXY_DISPATCH.get(selector) : undefined;
+    const proxyEntry = data.length >= 10 ? proxyFunctions().dispatch.get(selector) : undefined;
     if (proxyEntry) {
       const handled = this.proxyFunction(ctx, meter, caller, data, value, proxyEntry);
       // The proxy's own functions run in the proxy, without a DELEGATECALL: all of their gas is the proxy's.
@@ -904,11 +912,11 @@ export class StableToken implements NativeContract {
     if (value > 0n && !payable) return { ok: false, path: `${signature}|callvalue`, proxyDynamic: 0n, revert: new Revert() };
     let args: Result;
     try {
-      args = PROXY_INTERFACE.decodeFunctionData(entry.fragment, data);
+      args = proxyFunctions().iface.decodeFunctionData(entry.fragment, data);
     } catch {
       return { ok: false, path: `${signature}|calldata`, proxyDynamic: 0n, revert: new Revert() };
     }
-    const encode = (values: unknown[]): Hex => PROXY_INTERFACE.encodeFunctionResult(entry.fragment, values);
+    const encode = (values: unknown[]): Hex => proxyFunctions().iface.encodeFunctionResult(entry.fragment, values);
     if (signature === 'admin()') return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: encode([wordToAddress(meter.get(PROXY_SLOTS.admin))]) };
     if (signature === 'implementation()') return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: encode([wordToAddress(meter.get(PROXY_SLOTS.implementation))]) };
     // ifAdmin
