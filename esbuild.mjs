@@ -1,9 +1,10 @@
 // One build for every product: the mock node's CLI (runnable on its own), the mock node's
 // library entry (for tests and the extension), the extension host entry and the language server.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { cacheFileOf, cliWithCodeCache, trainCodeCache } from './mock-node/package/codeCache.mjs';
 
 // libsecp256k1 as WebAssembly (tiny-secp256k1, used by mock-node/execution/signatures.ts): the
 // bundles look for secp256k1.wasm beside themselves in dist/, where the build copies it.
@@ -62,10 +63,15 @@ const common = {
   define: { 'process.env.WS_NO_BUFFER_UTIL': '"1"', 'process.env.WS_NO_UTF_8_VALIDATE': '"1"' },
 };
 
+// The CLI: minified (half the text to read and compile at every start; keepNames keeps class and
+// function names for errors), and wrapped in the loader of mock-node/package/codeCache.mjs, which
+// compiles it with V8's code cache (dist/mock-node.cache, made below by a training run).
+const CLI = 'dist/mock-node.js';
+const cli = { ...common, entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, keepNames: true, sourcemap: false, write: false };
+
 const builds = sea ? [
-  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/cli.ts'], outfile: 'dist/mock-node-sea.js' },
+  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/seaMain.ts'], outfile: 'dist/mock-node-sea.js' },
 ] : [
-  { ...common, entryPoints: ['mock-node/cli.ts'], outfile: 'dist/mock-node.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['mock-node/index.ts'], outfile: 'dist/mock-node-lib.js' },
   { ...common, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The language server: its own process (started by extension/language/client.ts over IPC), never imports vscode.
@@ -83,10 +89,23 @@ const builds = sea ? [
 mkdirSync('dist', { recursive: true });
 copyFileSync(SECP256K1_WASM, join('dist', 'secp256k1.wasm'));
 
+/** Writes the CLI (loader and bundle); the cache of an earlier build no longer fits it. */
+function writeCli(result) {
+  const body = result.outputFiles.find((file) => file.path.endsWith('.js')).text;
+  rmSync(cacheFileOf(CLI), { force: true });
+  writeFileSync(CLI, cliWithCodeCache(body), { mode: 0o755 });
+}
+const cliOnEnd = { name: 'cli-with-code-cache', setup: (build) => build.onEnd((result) => { if (!result.errors.length) writeCli(result); }) };
+
 if (watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  // No training run on each change: the watched CLI runs without the cache (the same, a little slower).
+  const contexts = await Promise.all([...builds, { ...cli, plugins: [...cli.plugins, cliOnEnd] }].map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('esbuild: watching');
-} else {
+} else if (sea) {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+} else {
+  const [cliResult] = await Promise.all([esbuild.build(cli), ...builds.map((b) => esbuild.build(b))]);
+  writeCli(cliResult);
+  await trainCodeCache(CLI);
 }

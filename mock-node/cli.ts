@@ -136,7 +136,7 @@ export function banner(node: RunningMockNode): string {
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(process.argv.slice(2));
@@ -169,6 +169,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // What the loader of dist/mock-node.js did with V8's code cache (mock-node/package/codeCache.mjs).
+  const codeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.codeCache')];
+  if (typeof codeCache === 'string') node.core.logger.debug('code cache', { status: codeCache });
   if (node.options.jsonLogs) {
     // The log never holds the key (it is scrubbed): what a test harness needs, the full dedicated
     // URL included, goes to stdout as one JSON line, as the banner does in plain mode.
@@ -184,4 +187,6 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) void main();
+// Run as a program; not while Node builds the single executable's startup snapshot
+// (mock-node/seaMain.ts runs main when the executable starts from it).
+if (!(require('node:v8') as typeof import('node:v8')).startupSnapshot.isBuildingSnapshot() && require.main === module) void main();

@@ -1,7 +1,9 @@
 // `npm run build:sea`: the mock node as one executable file, dist/chain-mock-node, for machines
 // without Node (a Python or Go CI job). Node's single-executable-application support: the
-// production CLI bundle becomes a preparation blob (with V8's code cache, for a faster start),
-// which postject injects into a copy of the running `node` binary. Same OS and CPU as the builder.
+// production bundle of mock-node/seaMain.ts becomes a preparation blob holding a V8 startup
+// snapshot (Node runs the bundle once at build time, so every module is already loaded and
+// evaluated when the executable starts; only main() runs then), which postject injects into a copy
+// of the running `node` binary. Same OS and CPU as the builder.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,7 +21,7 @@ writeFileSync(config, JSON.stringify({
   main: join(dist, 'mock-node-sea.js'),
   output: blob,
   disableExperimentalSEAWarning: true,
-  useCodeCache: true,
+  useSnapshot: true,
 }, null, 2));
 run(process.execPath, ['--experimental-sea-config', config]);
 rmSync(output, { force: true });

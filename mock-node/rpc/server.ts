@@ -3,7 +3,7 @@
 // (health, info, CORS preflight) is an Express app. mockNodeRouter() mounts the same handling
 // inside a user's own Express app. Every request first meets the guards of requestGuards.ts
 // (Host, Origin, Content-Type); nothing on the request path throws on what a client sends.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { Router } from 'express';
 import { ErrorCode } from './errors';
@@ -206,6 +206,9 @@ function rpcProfile(req: IncomingMessage, apiKey: string): ProfileName | 'unauth
 export function createHttpServer(services: NodeServices, handle: RpcHandler, http: HttpOptions): Server {
   let app: express.Express | undefined;
   const guards = new GuardCache(http.exposure);
+  // Required here, not imported: the single executable's startup snapshot (mock-node/seaMain.ts)
+  // cannot hold node:http, so no module may load it while the snapshot is built.
+  const { createServer } = require('node:http') as typeof import('node:http');
   const server = createServer((req, res) => {
     const profile = rpcProfile(req, http.apiKey);
     if (profile === null) {

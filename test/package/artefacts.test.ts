@@ -57,6 +57,17 @@ describe('installable mock node', function () {
       }
     });
 
+    it('the installed bin starts with the code cache the package ships beside it', async () => {
+      const node = await startCli(['--no-auto', '--log-level', 'debug'], [join(project, 'node_modules', '.bin', 'chain-mock-node')]);
+      try {
+        // The debug line goes to stderr, the banner startCli waits for to stdout: either may come first.
+        for (let waited = 0; !/code cache status=/.test(node.output()) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.match(node.output(), /code cache status=used/);
+      } finally {
+        assert.equal(await node.stop(), 0);
+      }
+    });
+
     it('the Python example suite (examples/python) passes against the installed bin', () => {
       runPythonExample(join(project, 'node_modules', '.bin', 'chain-mock-node'));
     });

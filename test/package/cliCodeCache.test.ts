@@ -1,0 +1,72 @@
+// The CLI bundle's loader and V8's code cache beside it (mock-node/package/codeCache.mjs): the
+// build's cache is used by a plain `node dist/mock-node.js`, and the node starts and answers the
+// same when the cache is missing, from another build, or refused by V8 (corrupt data, other flags).
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, ensureCliBuilt, startCli } from '../helpers/cli';
+import { rpc } from '../helpers/rpc';
+
+const CACHE = CLI.replace(/\.js$/, '.cache');
+
+/** Starts the CLI given, answers eth_chainId, stops it; the code cache status it logged. */
+async function statusOf(program: string[]): Promise<string> {
+  const node = await startCli(['--no-auto', '--log-level', 'debug'], program);
+  try {
+    assert.equal(await rpc(node.url, 'eth_chainId', []), '0x7a69');
+    // The debug line goes to stderr, the banner startCli waited for to stdout: either may come first.
+    for (let waited = 0; !/code cache status=/.test(node.output()) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    const match = /code cache status=(\S+(?: build)?)/.exec(node.output());
+    assert.ok(match, `no code cache line in:\n${node.output()}`);
+    return match[1];
+  } finally {
+    assert.equal(await node.stop(), 0);
+  }
+}
+
+describe('CLI bundle: V8 code cache', function () {
+  this.timeout(60_000);
+  let dir: string;
+
+  before(() => {
+    ensureCliBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'mock-node-code-cache-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the build\'s cache beside dist/mock-node.js is used', async () => {
+    const cache = readFileSync(CACHE);
+    assert.match(cache.subarray(0, cache.indexOf('\n') + 1).toString('latin1'), /^chain-mock-node code cache [0-9a-f]{32}\n$/);
+    assert.equal(await statusOf([process.execPath, CLI]), 'used');
+  });
+
+  it('without the cache file the CLI compiles its bundle and runs the same', async () => {
+    const cli = join(dir, 'missing.js');
+    copyFileSync(CLI, cli);
+    assert.equal(await statusOf([process.execPath, cli]), 'missing');
+  });
+
+  it('a cache of another build is not handed to V8', async () => {
+    const cli = join(dir, 'other.js');
+    copyFileSync(CLI, cli);
+    const cache = readFileSync(CACHE);
+    cache[cache.indexOf('\n') - 1] ^= 1; // one hex digit of the build id
+    writeFileSync(join(dir, 'other.cache'), cache);
+    assert.equal(await statusOf([process.execPath, cli]), 'other build');
+  });
+
+  it('a cache V8 refuses (corrupt data) falls back to compiling', async () => {
+    const cli = join(dir, 'corrupt.js');
+    copyFileSync(CLI, cli);
+    const cache = readFileSync(CACHE);
+    const header = cache.indexOf('\n') + 1;
+    for (let i = header + 8; i < header + 64; i++) cache[i] ^= 0xff;
+    writeFileSync(join(dir, 'corrupt.cache'), cache);
+    assert.equal(await statusOf([process.execPath, cli]), 'rejected');
+  });
+
+  it('under other V8 flags the cache is refused and the CLI still runs', async () => {
+    assert.equal(await statusOf([process.execPath, '--expose-gc', CLI]), 'rejected');
+  });
+});
