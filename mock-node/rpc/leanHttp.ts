@@ -11,11 +11,18 @@
 // with the unread bytes put back: that request then meets the same guards, refusals, limits,
 // Express routes and WebSocket upgrades as ever. A malformed request is handed over the same
 // way, so Node's parser answers it as it always did.
-import { STATUS_CODES, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandleResult } from './handler';
 import { jsonText } from './jsonText';
 import type { ProfileName } from './methods/types';
+
+/** The reason phrase of a status, from node:http on first use (the single executable's startup snapshot cannot hold node:http). */
+let statusCodes: Record<number, string | undefined> | undefined;
+function statusText(status: number): string {
+  statusCodes ??= (require('node:http') as typeof import('node:http')).STATUS_CODES;
+  return statusCodes[status] ?? '';
+}
 
 export interface LeanRoute {
   /** The profile of a request target (path and query), or null when it is not served here. */
@@ -62,7 +69,7 @@ function dateHeader(): string {
 
 /** The head of a reply: the status line and headers, ending with the blank line. */
 function replyHead(status: number, headers: Record<string, string> | undefined, fixed: string, length: number, close: boolean, keepAliveSeconds: number): string {
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n${dateHeader()}${fixed}`;
+  let head = `HTTP/1.1 ${status} ${statusText(status)}\r\ncontent-type: application/json\r\n${dateHeader()}${fixed}`;
   if (headers) for (const name of Object.keys(headers)) head += `${name}: ${headers[name]}\r\n`;
   if (status !== 204 && status !== 304) head += `content-length: ${length}\r\n`;
   head += close ? CLOSE : keepAliveSeconds > 0 ? `${KEEP_ALIVE}keep-alive: timeout=${keepAliveSeconds}\r\n` : KEEP_ALIVE;
