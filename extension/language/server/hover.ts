@@ -50,6 +50,18 @@ export function describeTokenCall(data: string): string | undefined {
   return lines.join('\n');
 }
 
+/**
+ * Call data that is not a call of the token: a deployment's creation code when the transaction has
+ * no `to` (the created address is in the receipt), else the 4-byte selector of the function called.
+ */
+export function describeContractCall(data: string, deployment: boolean): string | undefined {
+  if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(data) || data.length < 4) return undefined;
+  const bytes = (data.length - 2) / 2;
+  if (deployment) return `creation code (${bytes.toLocaleString('en-US')} bytes): this transaction deploys a contract; the receipt's \`contractAddress\` names it`;
+  if (bytes < 4) return undefined;
+  return `contract call, selector \`${data.slice(0, 10).toLowerCase()}\` (not a function of the token's ABI), ${bytes - 4} bytes of arguments`;
+}
+
 /** topic 0 of one of the token's events. */
 export function describeTopic(topic: string): string | undefined {
   const name = (Object.keys(EVENT_TOPICS) as (keyof typeof EVENT_TOPICS)[]).find((k) => EVENT_TOPICS[k] === topic.toLowerCase());
@@ -63,6 +75,12 @@ function nodeRange(node: Node): { offset: number; length: number } {
 function requestOf(root: Node, path: (string | number)[]): { request: Node | undefined; rest: (string | number)[] } {
   if (root.type === 'array' && typeof path[0] === 'number') return { request: root.children?.[path[0]], rest: path.slice(1) };
   return { request: root, rest: path };
+}
+
+/** params[index] of a request node, when it is there. */
+function paramAt(request: Node, index: string | number | undefined): Node | undefined {
+  const params = property(request, 'params');
+  return typeof index === 'number' && params?.type === 'array' ? params.children?.[index] : undefined;
 }
 
 export function rpcHover(doc: ParsedRpcDocument, offset: number, nowSeconds?: number): HoverResult | undefined {
@@ -100,7 +118,11 @@ export function rpcHover(doc: ParsedRpcDocument, offset: number, nowSeconds?: nu
   if (isBlockTag(value)) {
     lines.push(`\`${value}\` · ${TAG_DOCS[value as keyof typeof TAG_DOCS]}`);
   } else if (value !== undefined) {
-    const decoded = rest[2] === 'data' || rest[2] === 'input' ? describeTokenCall(value) : rest[2] === 'topics' ? describeTopic(value) : undefined;
+    const callData = rest[2] === 'data' || rest[2] === 'input';
+    const transaction = callData && request ? paramAt(request, rest[1]) : undefined;
+    const decoded = callData
+      ? describeTokenCall(value) ?? describeContractCall(value, transaction !== undefined && property(transaction, 'to') === undefined)
+      : rest[2] === 'topics' ? describeTopic(value) : undefined;
     const amount = method?.name === 'mock_mint' && rest[1] === 1;
     const quantity = decoded ? undefined : describeQuantity(value, { tokenAmount: amount, nowSeconds });
     if (decoded) lines.push(decoded);

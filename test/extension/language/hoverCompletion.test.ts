@@ -3,7 +3,7 @@ import { authorizationCompletions, directiveCompletions, rpcCompletions } from '
 import { parseRpcDocument } from '../../../extension/language/server/document';
 import { Interface } from 'ethers';
 import { EVENT_TOPICS, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
-import { authorizationHover, describeQuantity, describeTokenCall, rpcHover } from '../../../extension/language/server/hover';
+import { authorizationHover, describeContractCall, describeQuantity, describeTokenCall, rpcHover } from '../../../extension/language/server/hover';
 import { cursor, request } from './helpers';
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -53,6 +53,15 @@ describe('language: hover', () => {
     const topic = EVENT_TOPICS.Transfer;
     const hover = hoverAt(`{ "method": "eth_getLogs", "params": [{ "topics": [["${topic.slice(0, 10)}|${topic.slice(10)}"]] }] }`);
     assert.match(hover!.markdown, /topic 0 of the token's event \*\*Transfer\(address,address,uint256\)\*\*/);
+  });
+
+  it('other call data: a deployment\'s creation code, else the selector of the function called', () => {
+    const deploy = hoverAt('{ "method": "eth_sendTransaction", "params": [{ "from": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "data": "0x6080|604052" }] }');
+    assert.match(deploy!.markdown, /creation code \(5 bytes\): this transaction deploys a contract/);
+    const call = hoverAt(`{ "method": "eth_call", "params": [{ "to": "${ADDRESS}", "data": "0xdead|beef0000000000000000000000000000000000000000000000000000000000000001" }, "latest"] }`);
+    assert.match(call!.markdown, /contract call, selector `0xdeadbeef` \(not a function of the token's ABI\), 32 bytes of arguments/);
+    assert.doesNotMatch(call!.markdown, /creation code/);
+    assert.equal(describeContractCall('0xabc', false), undefined, 'an odd-length hex string is not call data');
   });
 
   it('a method with the seed\'s param table; tags; filter fields', () => {
