@@ -5,7 +5,7 @@
 // with the very records the builder made.
 import type { BlockHeader } from './header';
 import type { Hex } from './hex';
-import { bodyCount, bodyLogCount, bodyHash, bodyHashIs, firstLogOf, packBody, unpackBody, unpackTransaction, type CompactBody } from './sealedBody';
+import { bodyCount, bodyLogCount, bodyHash, bodyHashIs, firstLogOf, packBody, unpackBody, unpackLogs, unpackTransaction, type CompactBody } from './sealedBody';
 import type { BlockRecord, IncludedTransaction, LogRecord } from './types';
 import type { StateLayer } from '../state/worldState';
 
@@ -106,8 +106,10 @@ export class SealedBlock implements BlockRecord {
   }
 
   get logs(): readonly LogRecord[] {
-    // A block without logs answers without rendering (eth_getLogs and the group blooms ask often).
-    return this.logCount === 0 ? NO_LOGS : this.render().logs;
+    // A block without logs answers without rendering (eth_getLogs and the log index ask often);
+    // a block not in the cache gives its logs without decoding its transactions.
+    if (this.logCount === 0) return NO_LOGS;
+    return this.rendered()?.logs ?? unpackLogs(this.body.bytes, this.body.kept);
   }
 
   /** Drops the rendered copy (the block left the chain). */

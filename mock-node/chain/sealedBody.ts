@@ -434,6 +434,42 @@ export function unpackBody(bytes: Buffer, kept: Map<number, IncludedTransaction>
   return { transactions, logs };
 }
 
+/**
+ * The block's logs alone, in order: each transaction's hash and logs are read and its signed
+ * bytes skipped, so eth_getLogs over many blocks does not decode every transaction again.
+ */
+export function unpackLogs(bytes: Buffer, kept: Map<number, IncludedTransaction> | undefined): LogRecord[] {
+  const logs: LogRecord[] = [];
+  const count = bodyCount(bytes);
+  const words = wordsOf(bytes);
+  const refBytes = bytes[12];
+  for (let index = 0; index < count; index++) {
+    const held = kept?.get(index);
+    if (held) {
+      for (const log of held.receipt.logs) logs.push(log);
+      continue;
+    }
+    const r = new Reader(bytes, offsetOf(bytes, index));
+    const hash = r.hex(32);
+    r.skip(20);
+    const flags = r.u8();
+    r.skipUint();
+    r.skipUint();
+    r.skipUint();
+    if (flags & CONTRACT) r.skip(20);
+    r.skip(r.u32());
+    const logCount = r.u32();
+    for (let i = 0; i < logCount; i++) {
+      const address = words[r.ref(refBytes)];
+      const topicCount = r.u8();
+      const topics: Hex[] = [];
+      for (let t = 0; t < topicCount; t++) topics.push(words[r.ref(refBytes)]);
+      logs.push({ address, topics, data: r.stripped(true), logIndex: logs.length, transactionIndex: index, transactionHash: hash });
+    }
+  }
+  return logs;
+}
+
 /** The block position of transaction `index`'s first log (the logs of the transactions before it). */
 export function firstLogOf(bytes: Buffer, kept: Map<number, IncludedTransaction> | undefined, index: number): number {
   let first = 0;
