@@ -293,12 +293,7 @@ function logCountAt(bytes: Buffer, index: number, kept: Map<number, IncludedTran
   const held = kept?.get(index);
   if (held) return held.receipt.logs.length;
   const r = new Reader(bytes, offsetOf(bytes, index) + 52);
-  const flags = r.u8();
-  r.skipUint();
-  r.skipUint();
-  r.skipUint();
-  if (flags & CONTRACT) r.skip(20);
-  r.skip(r.u32());
+  skipToLogCount(r, r.u8());
   return r.u32();
 }
 
@@ -355,6 +350,28 @@ class Reader {
   }
 }
 
+/** From just after a transaction's flags to its log count: its receipt fields and signed bytes skipped. */
+function skipToLogCount(r: Reader, flags: number): void {
+  r.skipUint();
+  r.skipUint();
+  r.skipUint();
+  if (flags & CONTRACT) r.skip(20);
+  r.skip(r.u32());
+}
+
+/** A transaction's logs (the reader at its log count), appended to `into`; the first at block position `firstLog`. */
+function readLogs(r: Reader, words: Hex[], index: number, hash: Hex, firstLog: number, into: LogRecord[]): void {
+  const refBytes = r.bytes[12];
+  const logCount = r.u32();
+  for (let i = 0; i < logCount; i++) {
+    const address = words[r.ref(refBytes)];
+    const topicCount = r.u8();
+    const topics: Hex[] = [];
+    for (let t = 0; t < topicCount; t++) topics.push(words[r.ref(refBytes)]);
+    into.push({ address, topics, data: r.stripped(true), logIndex: firstLog + i, transactionIndex: index, transactionHash: hash });
+  }
+}
+
 /** A receipt read back from bytes; its logsBloom is computed from its logs when first read. */
 class SealedReceipt implements ReceiptRecord {
   // Declared only: a receipt without them has no such keys, as the builder's receipts.
@@ -386,7 +403,6 @@ export function unpackTransaction(
 ): IncludedTransaction {
   const held = kept?.get(index);
   if (held) return held;
-  const refBytes = bytes[12];
   const r = new Reader(bytes, offsetOf(bytes, index));
   const hash = r.hex(32);
   const from = r.hex(20);
@@ -399,15 +415,8 @@ export function unpackTransaction(
   const tx: TransactionRecord | undefined = transactionFromBytes(bytes.subarray(r.at, r.at + encodedLength), hash, from);
   if (!tx) throw new Error(`sealed transaction ${hash} no longer reads from its bytes`);
   r.at += encodedLength;
-  const logCount = r.u32();
   const logs: LogRecord[] = [];
-  for (let i = 0; i < logCount; i++) {
-    const address = words[r.ref(refBytes)];
-    const topicCount = r.u8();
-    const topics: Hex[] = [];
-    for (let t = 0; t < topicCount; t++) topics.push(words[r.ref(refBytes)]);
-    logs.push({ address, topics, data: r.stripped(true), logIndex: firstLog + i, transactionIndex: index, transactionHash: hash });
-  }
+  readLogs(r, words, index, hash, firstLog, logs);
   const receipt = new SealedReceipt(flags & SUCCESS ? 1 : 0, gasUsed, cumulativeGasUsed, effectiveGasPrice, logs, contractAddress);
   if (flags & REVERT_DATA) receipt.revertData = r.sized();
   if (flags & REVERT_REASON) {
@@ -442,7 +451,6 @@ export function unpackLogs(bytes: Buffer, kept: Map<number, IncludedTransaction>
   const logs: LogRecord[] = [];
   const count = bodyCount(bytes);
   const words = wordsOf(bytes);
-  const refBytes = bytes[12];
   for (let index = 0; index < count; index++) {
     const held = kept?.get(index);
     if (held) {
@@ -452,20 +460,8 @@ export function unpackLogs(bytes: Buffer, kept: Map<number, IncludedTransaction>
     const r = new Reader(bytes, offsetOf(bytes, index));
     const hash = r.hex(32);
     r.skip(20);
-    const flags = r.u8();
-    r.skipUint();
-    r.skipUint();
-    r.skipUint();
-    if (flags & CONTRACT) r.skip(20);
-    r.skip(r.u32());
-    const logCount = r.u32();
-    for (let i = 0; i < logCount; i++) {
-      const address = words[r.ref(refBytes)];
-      const topicCount = r.u8();
-      const topics: Hex[] = [];
-      for (let t = 0; t < topicCount; t++) topics.push(words[r.ref(refBytes)]);
-      logs.push({ address, topics, data: r.stripped(true), logIndex: logs.length, transactionIndex: index, transactionHash: hash });
-    }
+    skipToLogCount(r, r.u8());
+    readLogs(r, words, index, hash, logs.length, logs);
   }
   return logs;
 }
