@@ -6,9 +6,12 @@ import type { Logger } from './logger';
 
 export function logChainEvents(chain: Chain, logger: Logger): () => void {
   const onTransaction = (...[tx]: ChainEvents['pendingTransaction']) => {
+    // Every accepted transaction passes here: no message is built when info is not written (--quiet).
+    if (!logger.enabled('info')) return;
     logger.info(`transaction ${tx.hash} queued`, { from: tx.from, to: tx.to ?? 'contract creation', nonce: tx.nonce });
   };
   const onBlock = (...[block]: ChainEvents['block']) => {
+    if (!logger.enabled(block.transactions.length > 0 ? 'info' : 'debug')) return;
     const failed = block.transactions.filter((included) => included.receipt.status === 0).length;
     const fields = {
       hash: block.hash,
