@@ -1,6 +1,6 @@
 // One build for every product: the mock node's CLI (runnable on its own), the mock node's
 // library entry (for tests and the extension), the extension host entry and the language server.
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -10,6 +10,10 @@ import { cacheFileOf, cliWithCodeCache, trainCodeCache } from './mock-node/packa
 // bundles look for secp256k1.wasm beside themselves in dist/, where the build copies it.
 const require = createRequire(import.meta.url);
 const SECP256K1_WASM = join(dirname(require.resolve('tiny-secp256k1')), '..', 'secp256k1.wasm');
+// libsecp256k1 as a native Node-API addon (mock-node/execution/secp256k1Addon.ts): esbuild cannot
+// bundle a .node file, so the package's prebuilt binaries (every platform it ships) go to
+// dist/prebuilds/, where the bundles load them by path.
+const SECP256K1_PREBUILDS = join(dirname(require.resolve('secp256k1/package.json')), 'prebuilds');
 const wasmBesideBundle = {
   name: 'secp256k1-wasm-beside-bundle',
   setup(build) {
@@ -88,6 +92,7 @@ const builds = sea ? [
 
 mkdirSync('dist', { recursive: true });
 copyFileSync(SECP256K1_WASM, join('dist', 'secp256k1.wasm'));
+cpSync(SECP256K1_PREBUILDS, join('dist', 'prebuilds'), { recursive: true });
 
 /** Writes the CLI (loader and bundle); the cache of an earlier build no longer fits it. */
 function writeCli(result) {

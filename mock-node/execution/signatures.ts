@@ -1,15 +1,27 @@
 // Who signed a digest: ECDSA public-key recovery over secp256k1, the costliest step of taking a
-// transaction in (its sender) and of a capture (the authorization's signer). It runs
-// libsecp256k1 compiled to WebAssembly (tiny-secp256k1), loaded on the first recovery so start-up
-// does not pay for it; where the WebAssembly module cannot load, @noble/curves (JavaScript,
-// several times slower) answers the same.
+// transaction in (its sender) and of a capture (the authorization's signer). Three backends give
+// the same answers, tried in this order on the first recovery (so start-up pays for none):
+// - native: libsecp256k1 as a Node-API addon (secp256k1Addon.ts), about 5x faster than
+// - wasm: libsecp256k1 compiled to WebAssembly (tiny-secp256k1), where no prebuilt addon loads;
+// - js: @noble/curves, several times slower again, where the WebAssembly module cannot load.
 import type { Hex } from '../chain/hex';
 import { keccak256Bytes } from '../chain/keccak';
+import { loadSecp256k1Addon } from './secp256k1Addon';
 
 /** 65-byte uncompressed public key (0x04 ‖ x ‖ y), or null when no key matches. */
 type RecoverPublicKey = (digest: Uint8Array, rs: Uint8Array, recovery: 0 | 1) => Uint8Array | null;
 
-export type RecoveryBackend = 'wasm' | 'js';
+export type RecoveryBackend = 'native' | 'wasm' | 'js';
+export const RECOVERY_BACKENDS: readonly RecoveryBackend[] = ['native', 'wasm', 'js'];
+
+function nativeBackend(): RecoverPublicKey {
+  const addon = loadSecp256k1Addon();
+  if (!addon) throw new Error('no native secp256k1 addon here');
+  return (digest, rs, recovery) => {
+    const key = new Uint8Array(65);
+    return addon.ecdsaRecover(key, rs, recovery, digest) === 0 ? key : null;
+  };
+}
 
 function wasmBackend(): RecoverPublicKey {
   const ecc = require('tiny-secp256k1') as typeof import('tiny-secp256k1');
@@ -27,23 +39,26 @@ let preferred: RecoveryBackend | undefined;
 function backend(kind: RecoveryBackend): RecoverPublicKey {
   let recover = loaded.get(kind);
   if (!recover) {
-    recover = kind === 'wasm' ? wasmBackend() : jsBackend();
+    recover = kind === 'native' ? nativeBackend() : kind === 'wasm' ? wasmBackend() : jsBackend();
     loaded.set(kind, recover);
   }
   return recover;
 }
 
-/** The backend recoveries use: WebAssembly when it loads here, else JavaScript. */
+/** The backend recoveries use: the first of native, WebAssembly, JavaScript that loads here. */
 export function recoveryBackend(): RecoveryBackend {
   if (!preferred) {
-    try {
-      backend('wasm');
-      preferred = 'wasm';
-    } catch {
-      preferred = 'js';
+    for (const kind of RECOVERY_BACKENDS) {
+      try {
+        backend(kind);
+        preferred = kind;
+        break;
+      } catch {
+        // The next one.
+      }
     }
   }
-  return preferred;
+  return preferred ?? 'js';
 }
 
 /**

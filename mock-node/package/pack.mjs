@@ -24,6 +24,9 @@ cpSync(join(root, 'dist', 'mock-node-lib.js'), join(stage, 'mock-node-lib.js'));
 for (const lazy of ['mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js']) cpSync(join(root, 'dist', lazy), join(stage, lazy));
 // libsecp256k1 as WebAssembly, which both bundles load from beside themselves (JavaScript fallback without it).
 cpSync(join(root, 'dist', 'secp256k1.wasm'), join(stage, 'secp256k1.wasm'));
+// libsecp256k1 as a native addon, for every platform the secp256k1 package ships a binary for: the
+// bundles load it from prebuilds/ beside themselves, and use the WebAssembly one elsewhere.
+cpSync(join(root, 'dist', 'prebuilds'), join(stage, 'prebuilds'), { recursive: true });
 cpSync(join(here, 'README.md'), join(stage, 'README.md'));
 cpSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
 // The bundles embed Circle's FiatToken bytecode (Apache-2.0): its licence ships beside them.
@@ -46,7 +49,7 @@ const manifest = {
   main: 'mock-node-lib.js',
   types: 'types/index.d.ts',
   engines: { node: project.engines.node },
-  files: ['mock-node.js', 'mock-node.cache', 'mock-node-lib.js', 'mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js', 'secp256k1.wasm', 'types/', 'README.md', 'LICENSE', 'LICENSE-FiatToken'],
+  files: ['mock-node.js', 'mock-node.cache', 'mock-node-lib.js', 'mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js', 'secp256k1.wasm', 'prebuilds/', 'types/', 'README.md', 'LICENSE', 'LICENSE-FiatToken'],
 };
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', join(root, 'dist')], stage));

@@ -3,7 +3,9 @@
 // production bundle of mock-node/seaMain.ts becomes a preparation blob holding a V8 startup
 // snapshot (Node runs the bundle once at build time, so every module is already loaded and
 // evaluated when the executable starts; only main() runs then), which postject injects into a copy
-// of the running `node` binary. Same OS and CPU as the builder.
+// of the running `node` binary. Same OS and CPU as the builder. A native addon cannot be inside
+// it: the executable loads libsecp256k1's from prebuilds/ beside itself (dist/prebuilds, which the
+// build copies; ship that folder with it), and without it uses the slower WebAssembly backend.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

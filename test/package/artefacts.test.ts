@@ -3,10 +3,12 @@
 // single executable (no Node needed), each started and read by the Python standard-library client.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, startCli } from '../helpers/cli';
+import { Transaction, Wallet } from 'ethers';
+import { ROOT, startCli, type CliNode } from '../helpers/cli';
+import { rpc } from '../helpers/rpc';
 import { checkFiveReadsFromPython } from '../clients/pythonClient';
 
 /** examples/python's unittest suite, its MockNode started as `command` (how a Python project runs the node). */
@@ -19,6 +21,17 @@ function runPythonExample(command: string): string {
 function build(script: string): string {
   return execFileSync(process.execPath, [join(ROOT, 'mock-node', 'package', script)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
 }
+
+/** Sends one signed ETH transfer, checks the sender the node recovered; whether the secp256k1 addon is mapped then (Linux). */
+async function takesATransaction(node: CliNode): Promise<boolean> {
+  const wallet = Wallet.fromPhrase('test test test test test test test test test test test junk');
+  const raw = await wallet.signTransaction({ to: wallet.address, value: 1n, nonce: 0, gasLimit: 21000, chainId: 31337, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n });
+  const hash = await rpc(node.url, 'eth_sendRawTransaction', [raw]);
+  assert.equal(hash, Transaction.from(raw).hash);
+  assert.equal((await rpc(node.url, 'eth_getTransactionByHash', [hash])).from, wallet.address.toLowerCase());
+  return process.platform === 'linux' && /secp256k1[^/\n]*\.node/.test(readFileSync(`/proc/${node.child.pid}/maps`, 'utf8'));
+}
+const NATIVE_ON_LINUX = process.platform === 'linux' && process.arch === 'x64';
 
 describe('installable mock node', function () {
   this.timeout(300_000);
@@ -72,6 +85,16 @@ describe('installable mock node', function () {
       runPythonExample(join(project, 'node_modules', '.bin', 'chain-mock-node'));
     });
 
+    it('the installed bin recovers senders with the native addon it ships (prebuilds/)', async () => {
+      const node = await startCli(['--no-auto'], [join(project, 'node_modules', '.bin', 'chain-mock-node')]);
+      try {
+        const mapped = await takesATransaction(node);
+        if (NATIVE_ON_LINUX) assert.equal(mapped, true);
+      } finally {
+        assert.equal(await node.stop(), 0);
+      }
+    });
+
     it('require("chain-mock-node") starts the node in-process', () => {
       const script = "require('chain-mock-node').startMockNode({ port: 0, auto: false }).then(async (n) => { console.log(await n.request('eth_chainId')); await n.stop(); })";
       assert.equal(execFileSync(process.execPath, ['-e', script], { cwd: project }).toString().trim(), '0x7a69');
@@ -98,6 +121,33 @@ describe('installable mock node', function () {
         assert.equal(await node.stop(), 0);
       }
       runPythonExample(executable);
+    });
+
+    it('loads the native addon from prebuilds/ beside it', async () => {
+      const node = await startCli(['--no-auto'], [executable]);
+      try {
+        const mapped = await takesATransaction(node);
+        if (NATIVE_ON_LINUX) assert.equal(mapped, true);
+      } finally {
+        assert.equal(await node.stop(), 0);
+      }
+    });
+
+    it('copied alone (no prebuilds/ beside it), falls back to a slower backend and still takes transactions', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'chain-mock-node-alone-'));
+      const alone = join(dir, 'chain-mock-node');
+      copyFileSync(executable, alone);
+      execFileSync('chmod', ['755', alone]);
+      try {
+        const node = await startCli(['--no-auto'], [alone]);
+        try {
+          assert.equal(await takesATransaction(node), false);
+        } finally {
+          assert.equal(await node.stop(), 0);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });
