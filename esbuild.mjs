@@ -1,6 +1,7 @@
 // One build for every product: the mock node's CLI (runnable on its own), the mock node's
 // library entry (for tests and the extension), the extension host entry and the language server.
-import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -89,6 +90,19 @@ const builds = sea ? [
     ...common, plugins: [], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${name}-entry.js` }, outfile: `dist/${file}`,
   })),
 ];
+
+// The default options' genesis (its token storage, roots and code hashes), derived once here
+// rather than at every start: mock-node/genesis/writeDefaultGenesis.ts prints the module, which is
+// rewritten when its text changed, before the bundles read it. Not in watch mode.
+if (!watch) {
+  const generator = await esbuild.build({
+    ...common, plugins: [wasmBesideBundle], write: false, sourcemap: false, minify: false,
+    stdin: { contents: "require('./mock-node/genesis/writeDefaultGenesis').defaultGenesisModule().then((text) => process.stdout.write(text));", resolveDir: '.', sourcefile: 'default-genesis.js', loader: 'js' },
+  });
+  const text = execFileSync(process.execPath, ['-'], { input: generator.outputFiles[0].text, encoding: 'utf8' });
+  const target = 'mock-node/genesis/defaultGenesis.ts';
+  if (readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
+}
 
 mkdirSync('dist', { recursive: true });
 copyFileSync(SECP256K1_WASM, join('dist', 'secp256k1.wasm'));

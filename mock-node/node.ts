@@ -3,14 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { Chain, type GenesisAlloc } from './chain/chain';
-import type { Hex } from './chain/hex';
+import { Chain } from './chain/chain';
 import { DevAccounts, type DevAccount } from './execution/devAccounts';
-import { NativeContracts, storageOf } from './execution/execute';
+import { NativeContracts } from './execution/execute';
 import { Impersonation } from './execution/impersonation';
 import type { NativeContract } from './execution/nativeContract';
 import { createStableToken } from './execution/token/index';
 import { logChainEvents } from './chainLog';
+import { genesisAlloc } from './genesis/genesisAlloc';
 import { createLogger, type Logger } from './logger';
 import { OptionError, resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
@@ -22,7 +22,6 @@ import { startAutosave, type Autosave } from './state/autosave';
 import { loadStateFile, saveStateFile, stateFileLocationProblem } from './state/persistence';
 import { X402Facilitator } from './x402/facilitator';
 import { createX402Router, X402_PATH } from './x402/routes';
-import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './state/worldState';
 import type { Router } from 'express';
 
 export type { DevAccount };
@@ -68,22 +67,6 @@ export interface RunningMockNode {
 function nativeContractsFor(options: MockNodeOptions, accounts: DevAccounts): NativeContract[] {
   // The built-in EIP-3009 token; dev account 0 is its owner, pauser, blacklister and minter.
   return [createStableToken(options.token, accounts.addresses()[0])];
-}
-
-function genesisAlloc(options: MockNodeOptions, accounts: DevAccounts, contracts: NativeContracts): GenesisAlloc {
-  const empty: StateReader = { account: () => EMPTY_ACCOUNT, storage: () => 0n };
-  const draft = new StateDraft(empty);
-  for (const address of accounts.addresses()) draft.setAccount(address, { nonce: 0n, balance: options.balance, code: '0x' });
-  for (const contract of contracts.all()) {
-    draft.setAccount(contract.address, { nonce: 1n, balance: 0n, code: contract.code });
-    // Nonce 0, as code placed without a creation has (anvil_setCode on USDC's side of the tests).
-    for (const companion of contract.companions ?? []) draft.setAccount(companion.address, { nonce: 0n, balance: 0n, code: companion.code });
-    contract.genesis?.({ storage: storageOf(draft, contract.address), chainId: options.chainId, devAccounts: accounts.addresses() });
-  }
-  return {
-    accounts: new Map<Hex, AccountRecord>(draft.accountChanges),
-    storage: new Map([...draft.storageWrites].map(([a, slots]) => [a, new Map([...slots].filter(([, v]) => v !== 0n))])),
-  };
 }
 
 /** Builds the chain and the handler without any server (tests, routers, the CLI all start here). */

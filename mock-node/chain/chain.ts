@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { concat, toBeHex } from 'ethers';
 import type { MockNodeOptions } from '../options';
 import { flashblocksPerBlock } from '../options';
-import { StateTrie } from '../state/stateTrie';
+import { StateTrie, type GenesisRoots } from '../state/stateTrie';
 import { StateDraft, type AccountRecord } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
 import type { BlockEnvironment } from '../execution/nativeContract';
@@ -51,6 +51,8 @@ export type MiningMode = { kind: 'interval'; blockMs: number } | { kind: 'automi
 export interface GenesisAlloc {
   accounts: Map<Hex, AccountRecord>;
   storage: Map<Hex, Map<bigint, bigint>>;
+  /** Its roots when they are known already (the default genesis's build-time constants, mock-node/genesis/). */
+  roots?: GenesisRoots;
 }
 
 interface Waiter {
@@ -124,7 +126,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc, logger: Logger): Promise<Chain> {
     const trie = new StateTrie();
     const chain = new Chain(options, contracts, trie, logger);
-    const state = await trie.genesis(alloc.accounts, alloc.storage);
+    const state = await trie.genesis(alloc.accounts, alloc.storage, alloc.roots);
     const timestamp = BigInt(options.genesisTimestamp ?? Math.floor(Date.now() / 1000));
     const genesisParent: BlockRecord = {
       header: undefined as never,

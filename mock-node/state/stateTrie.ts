@@ -41,6 +41,17 @@ export function codeHash(code: Hex): Hex {
   return hash;
 }
 
+/** A code's hash known ahead (the default genesis's constants), so that no commit hashes that code again. */
+export function rememberCodeHash(code: Hex, hash: Hex): void {
+  if (code !== '0x' && !codeHashes.has(code)) codeHashes.set(code, hash);
+}
+
+/** The roots of a genesis: its state root and each contract's storage root. */
+export interface GenesisRoots {
+  stateRoot: Hex;
+  storageRoots: Map<Hex, Hex>;
+}
+
 /** The RLP of an account as the state trie holds it. */
 function encodeAccount(record: AccountRecord, storageRoot: Hex): Uint8Array {
   return encodeList([
@@ -78,8 +89,15 @@ export class StateTrie {
   /** `minCollectNodes`: reachable roots before the first prune (then one runs when their map doubles). */
   constructor(private readonly limits: { recentLayers: number; minCollectNodes?: number } = { recentLayers: RECENT_LAYERS }) {}
 
-  /** Builds the genesis layer from full account and storage maps (its roots at once; its tries later). */
-  async genesis(accounts: Map<Hex, AccountRecord>, storage: Map<Hex, Map<bigint, bigint>>): Promise<StateLayer> {
+  /**
+   * Builds the genesis layer from full account and storage maps (its roots at once, or `known`
+   * ones; its tries later, when planting checks the state root).
+   */
+  async genesis(accounts: Map<Hex, AccountRecord>, storage: Map<Hex, Map<bigint, bigint>>, known?: GenesisRoots): Promise<StateLayer> {
+    if (known) {
+      this.unplanted.push({ accounts, storage, stateRoot: known.stateRoot });
+      return StateLayer.genesis(accounts, storage, known.stateRoot, known.storageRoots);
+    }
     const storageRoots = new Map<Hex, Hex>();
     for (const [address, slots] of storage) {
       const entries: TrieEntry[] = [...slots].map(([slot, value]) => [
