@@ -38,6 +38,11 @@ export class ChainLookups {
     }
   }
 
+  /** A block's header and transaction hashes (no transaction bodies); null when there is none. */
+  async header(tag: string, signal?: AbortSignal): Promise<BlockJson | null> {
+    return this.reader.client.call<BlockJson | null>('eth_getBlockByNumber', [tag, false], signal);
+  }
+
   async blockByHash(hash: string, signal?: AbortSignal): Promise<BlockJson | null> {
     return this.reader.client.call<BlockJson | null>('eth_getBlockByHash', [hash, true], signal);
   }

@@ -5,6 +5,7 @@ import { hexToBigInt } from './format';
 import { ChainLookups } from './chainLookups';
 import { describeTarget, parseGoTo, type GoToTarget } from './goToInput';
 import { mergeActivity, REORG_WINDOW } from './activity';
+import { bloomMayMatch } from './logsBloom';
 import type { ActivityFilter, BlockDetail, BlockJson, Found, Loaded, LogFilterSetting, ReceiptSummary } from './chainData';
 import { failure } from './endpointReader';
 import { describeRpcError } from '../rpc/errors';
@@ -37,7 +38,8 @@ export class EndpointBrowser {
   found: Found[] = [];
   /** Log filters following the last blocks. */
   activity?: Loaded<ActivityFilter[]>;
-  private activityHead?: bigint;
+  /** The head Activity was last read at, and its hash (to see whether new blocks continue it). */
+  private activityHead?: { number: bigint; hash?: string };
   /** Receipt status per transaction of the latest block. */
   blockReceipts?: Map<string, ReceiptSummary>;
   private lastBlock?: { number: bigint; timestamp: bigint };
@@ -102,10 +104,12 @@ export class EndpointBrowser {
     this.recent = { ok: true, value: next.slice(0, settings.recentBlocks * this.pages) };
   }
 
-  /** Reads every filter's matches over the last `activityBlocks` blocks. */
+  /** Reads every filter's matches over the last `activityBlocks` blocks, up to the head's block. */
   async loadActivity(settings: BrowserSettings, signal?: AbortSignal): Promise<void> {
     try {
-      const head = await this.lookups.head(signal);
+      const top = await this.lookups.header('latest', signal);
+      const head = hexToBigInt(top?.number);
+      if (!top || head === undefined) throw new Error('the endpoint has no latest block');
       const from = this.windowStart(head, settings);
       const filters: ActivityFilter[] = [];
       for (const filter of settings.activityFilters) {
@@ -113,17 +117,22 @@ export class EndpointBrowser {
         filters.push({ filter, logs: mergeActivity([], fresh, from, from) });
       }
       this.activity = { ok: true, value: filters };
-      this.activityHead = head;
+      this.activityHead = { number: head, hash: typeof top.hash === 'string' ? top.hash : undefined };
     } catch (error) {
       this.activity = failure(error);
     }
   }
 
   /**
-   * Follows a new head: re-reads the last REORG_WINDOW blocks and the new ones, so new matches
-   * accumulate and logs a reorg dropped turn into removed replays.
+   * Follows a new head, reading logs only where there may be new ones. When the new blocks
+   * continue the chain Activity last read (each one's parentHash is the hash before it), only the
+   * new blocks whose logsBloom may hold a match of a filter are read: most heads bring none, and
+   * cost one header read, or nothing when the caller passes the head's block (`headBlock`, read
+   * anyway at latest). Otherwise (a reorg, a gap of more than REORG_WINDOW blocks, a head whose
+   * hash is not known) the last REORG_WINDOW blocks and the new ones are read again, so logs a
+   * reorg dropped turn into removed replays. Nothing changed: `activity` stays the same object.
    */
-  async followActivity(settings: BrowserSettings, head: bigint, signal?: AbortSignal): Promise<void> {
+  async followActivity(settings: BrowserSettings, head: bigint, signal?: AbortSignal, headBlock?: BlockJson): Promise<void> {
     const current = this.activity?.ok ? this.activity.value : undefined;
     const last = this.activityHead;
     const names = settings.activityFilters.map((f) => f.name).join('\n');
@@ -131,20 +140,61 @@ export class EndpointBrowser {
       await this.loadActivity(settings, signal);
       return;
     }
-    if (head === last) return;
+    if (head <= last.number) return; // an older head (a reorg to a shorter chain) shows at the next one
     const keepFrom = this.windowStart(head, settings);
-    const reread = last - REORG_WINDOW + 1n > keepFrom ? last - REORG_WINDOW + 1n : keepFrom;
     try {
+      const added = await this.blocksAfter(last, head, signal, headBlock);
       const next: ActivityFilter[] = [];
       for (const entry of current) {
-        const fresh = await this.lookups.logsInRange(activityQuery(entry.filter), reread, head, { requests: 0 }, signal);
-        next.push({ filter: entry.filter, logs: mergeActivity(entry.logs, fresh, reread, keepFrom) });
+        const query = activityQuery(entry.filter);
+        let logs = entry.logs;
+        if (added) {
+          // The chain continues: new logs can only be in the new blocks the bloom does not rule out.
+          const candidates = added.filter((b) => bloomMayMatch(b.logsBloom, query)).map((b) => hexToBigInt(b.number)!);
+          if (candidates.length > 0) {
+            const from = candidates[0];
+            const fresh = await this.lookups.logsInRange(query, from, candidates[candidates.length - 1], { requests: 0 }, signal);
+            logs = mergeActivity(entry.logs, fresh, from, keepFrom);
+          } else if (entry.logs.some((log) => (hexToBigInt(log.blockNumber) ?? 0n) < keepFrom)) {
+            logs = mergeActivity(entry.logs, [], head + 1n, keepFrom); // only the oldest go
+          }
+        } else {
+          const reread = last.number - REORG_WINDOW + 1n > keepFrom ? last.number - REORG_WINDOW + 1n : keepFrom;
+          const fresh = await this.lookups.logsInRange(query, reread, head, { requests: 0 }, signal);
+          logs = mergeActivity(entry.logs, fresh, reread, keepFrom);
+        }
+        next.push(logs === entry.logs ? entry : { filter: entry.filter, logs });
       }
-      this.activity = { ok: true, value: next };
-      this.activityHead = head;
+      if (next.some((entry, i) => entry !== current[i])) this.activity = { ok: true, value: next };
+      const top = added?.[added.length - 1] ?? (hexToBigInt(headBlock?.number) === head ? headBlock : await this.lookups.header(hex(head), signal));
+      this.activityHead = { number: head, hash: typeof top?.hash === 'string' ? top.hash : undefined };
     } catch {
       // Kept as it was; read again at the next head.
     }
+  }
+
+  /**
+   * The blocks (headers) after `last` up to `head`, when they continue the chain `last` was on;
+   * undefined when they do not, or that cannot be known (a gap longer than REORG_WINDOW, no hash).
+   */
+  private async blocksAfter(last: { number: bigint; hash?: string }, head: bigint, signal?: AbortSignal, headBlock?: BlockJson): Promise<BlockJson[] | undefined> {
+    if (last.hash === undefined || head - last.number > REORG_WINDOW) return undefined;
+    let blocks: BlockJson[];
+    if (head === last.number + 1n && headBlock && hexToBigInt(headBlock.number) === head) {
+      blocks = [headBlock];
+    } else {
+      const numbers: bigint[] = [];
+      for (let n = last.number + 1n; n <= head; n++) numbers.push(n);
+      const read = await this.lookups.blocks(numbers, false, signal);
+      if (!read.ok || read.value.length !== numbers.length) return undefined;
+      blocks = read.value;
+    }
+    let parent = last.hash;
+    for (const block of blocks) {
+      if (block.parentHash !== parent || typeof block.hash !== 'string') return undefined;
+      parent = block.hash;
+    }
+    return blocks;
   }
 
   /**

@@ -502,7 +502,7 @@ export class ExplorerModel {
     state.block = block;
     if (block.ok && this.tag === 'latest') await state.browser.observeLatest(block.value, signal);
     if (block.ok && state.open.has('recent') && head !== undefined) await state.browser.followHead(this.browserSettings(endpoint), BigInt(head), signal);
-    if (block.ok && state.open.has('activity') && head !== undefined) await state.browser.followActivity(this.browserSettings(endpoint), BigInt(head), signal);
+    if (block.ok && state.open.has('activity') && head !== undefined) await state.browser.followActivity(this.browserSettings(endpoint), BigInt(head), signal, this.tag === 'latest' ? block.value ?? undefined : undefined);
     if (block.ok && head !== undefined && state.browser.found.length > 0) await state.browser.followFound(this.browserSettings(endpoint), BigInt(head), signal);
     const headMoved = !state.overview?.ok || state.overview.value.head !== head;
     if (!block.ok && endpointUnusable(error)) {

@@ -1,6 +1,8 @@
 // Go to, Recent blocks, the address node and following latest, against the real mock node in
 // manual mode (every block is mined by the test), on its public profile with its limits.
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Interface } from 'ethers';
 import { ExplorerModel, type ExplorerEndpoint, type ModelSettings } from '../../extension/explorer/explorerModel';
 import type { NodeSpec } from '../../extension/explorer/nodeSpec';
@@ -38,6 +40,32 @@ async function withNode(
   } finally {
     await node.stop();
   }
+}
+
+/** A loopback proxy in front of `target` that notes every JSON-RPC method asked (batches too). */
+async function countingProxy(target: string): Promise<{ url: string; methods: string[]; close(): Promise<void> }> {
+  const methods: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
+        for (const call of Array.isArray(parsed) ? parsed : [parsed]) methods.push(String(call.method));
+      } catch { /* forwarded as it is */ }
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      }, () => { res.writeHead(502); res.end(); });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    methods,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Sends 2.5 USDC from the first dev account to the second and mines it; returns the hash. */
@@ -204,6 +232,44 @@ describe('Explorer browsing against the mock node @integration', function () {
       assert.deepEqual(rows.map((r) => `${r.description?.split(' · ').slice(0, 2).join(' · ')}`), [`#4 · tx ${hash.slice(0, 10)}…${hash.slice(-6)} #0`, '#1 · removed']);
       assert.equal(activity().description, '1 · 1 removed');
     });
+  });
+
+  it('Activity reads logs only at a new head whose bloom may hold a match: an empty block costs no eth_getLogs', async () => {
+    const node = await startMockNode({ port: 0, auto: false, quiet: true });
+    const proxy = await countingProxy(node.url);
+    const endpoints: ExplorerEndpoint[] = [{ id: 'ep:public', name: 'public', url: proxy.url, displayUrl: proxy.url, tokenAddress: node.tokenAddress }];
+    const model = new ExplorerModel(() => endpoints, () => ({
+      requestTimeoutMs: 5000, showSafeFinalized: false, watchedAccounts: [], storageSlots: [], logFilters: [], recentBlocks: 10, addressHistoryBlocks: 2000, activityBlocks: 100,
+    }));
+    const getLogs = () => proxy.methods.filter((m) => m === 'eth_getLogs').length;
+    try {
+      await model.expandEndpoint('ep:public');
+      await model.openSection('ep:public', 'activity');
+      const activity = () => find(find(model.roots()[0].children, 'Activity').children, 'Token events');
+      let before = getLogs();
+      for (let i = 0; i < 3; i++) {
+        await node.request('evm_mine', []); // a block without logs
+        await model.tick();
+      }
+      assert.equal(getLogs(), before, 'no eth_getLogs for three empty blocks');
+      assert.equal(find(model.roots()[0].children, 'latest').label, 'latest #3', 'the head was followed');
+      before = getLogs();
+      const hash = await tokenTransfer(node);
+      await model.tick();
+      assert.equal(getLogs(), before + 1, 'one eth_getLogs for the block with the transfer');
+      assert.deepEqual((activity().children ?? []).map((r) => r.description?.split(' · ')[0]), ['#4']);
+      // A reorg (the new head's parent is not the head Activity read): the window is read again.
+      await node.request('mock_reorg', [1, { leaveOut: [hash] }]);
+      await node.request('evm_mine', []);
+      before = getLogs();
+      await model.tick();
+      assert.ok(getLogs() > before, 'read again after the reorg');
+      // The dropped transfer is a removed replay; back in the pool, it was mined again in #5.
+      assert.deepEqual((activity().children ?? []).map((r) => r.description?.split(' · ')[0] + (r.description?.includes('removed') ? ' removed' : '')), ['#5', '#4 removed']);
+    } finally {
+      await proxy.close();
+      await node.stop();
+    }
   });
 
   it('follows latest: a quiet tick costs one eth_blockNumber; a new block updates latest and the recent list', async () => {
