@@ -39,6 +39,15 @@ export class BlockInProgress {
   private receiptsRoot: Hex = EMPTY_TRIE_ROOT;
   /** RLP bytes of the included transactions in the block body, kept as they are appended. */
   private transactionBytes = 0;
+  /** Derived from the parent alone: hashed once per block, not once per flashblock. */
+  private readonly mixHash: Hex;
+  private readonly parentBeaconBlockRoot: Hex;
+  /**
+   * The last snapshot's header, hash, size and lists, with what they were made from: a flashblock
+   * that adds nothing (an idle node cuts five a second), and the seal after the last flashblock,
+   * reuse them instead of building and hashing the same header again.
+   */
+  private view: { timestamp: bigint; state: StateLayer; count: number; header: BlockHeader; hash: Hex; size: number; transactions: IncludedTransaction[]; logs: LogRecord[] } | undefined;
 
   constructor(
     readonly params: BlockParams,
@@ -46,6 +55,8 @@ export class BlockInProgress {
   ) {
     this.state = params.parent.state;
     this.timestamp = timestamp;
+    this.mixHash = mixHashOf(params.parent.hash, params.number);
+    this.parentBeaconBlockRoot = parentBeaconBlockRootOf(params.parent.hash);
   }
 
   get number(): bigint {
@@ -54,19 +65,15 @@ export class BlockInProgress {
 
   /** What a transaction executing in this block sees. */
   environment(chainId: bigint, blockHash?: (number: bigint) => Hex | undefined): BlockEnvironment {
-    const { parent, gasLimit } = this.params;
-    const number = this.number;
+    const { gasLimit } = this.params;
     return {
-      number,
+      number: this.number,
       timestamp: this.timestamp,
       chainId,
       coinbase: this.params.coinbase,
       baseFeePerGas: this.params.baseFeePerGas,
       gasLimit,
-      // Only the EVM reads it (PREVRANDAO): hashed when asked.
-      get prevRandao(): Hex {
-        return mixHashOf(parent.hash, number);
-      },
+      prevRandao: this.mixHash,
       blockHash,
     };
   }
@@ -108,26 +115,34 @@ export class BlockInProgress {
       gasUsed: this.gasUsed,
       timestamp: this.timestamp,
       extraData: this.params.extraData,
-      mixHash: mixHashOf(parent.hash, this.number),
+      mixHash: this.mixHash,
       nonce: ZERO_NONCE,
       baseFeePerGas: this.params.baseFeePerGas,
       withdrawalsRoot: EMPTY_TRIE_ROOT,
       blobGasUsed: 0n,
       excessBlobGas: 0n,
-      parentBeaconBlockRoot: parentBeaconBlockRootOf(parent.hash),
+      parentBeaconBlockRoot: this.parentBeaconBlockRoot,
       requestsHash: EMPTY_REQUESTS_HASH,
     };
   }
 
-  /** An immutable view of the block as of now. */
+  /** An immutable view of the block as of now (nothing in it is ever changed afterwards, so unchanged parts are shared). */
   snapshot(sealed: boolean): BlockRecord {
-    const header = this.header();
+    let view = this.view;
+    if (view === undefined || view.timestamp !== this.timestamp || view.state !== this.state || view.count !== this.included.length) {
+      const header = this.header();
+      view = {
+        timestamp: this.timestamp, state: this.state, count: this.included.length,
+        header, hash: hashHeader(header), size: blockSize(header, this.transactionBytes), transactions: this.included.slice(), logs: this.logs.slice(),
+      };
+      this.view = view;
+    }
     return {
-      header,
-      hash: hashHeader(header),
-      size: blockSize(header, this.transactionBytes),
-      transactions: this.included.slice(),
-      logs: this.logs.slice(),
+      header: view.header,
+      hash: view.hash,
+      size: view.size,
+      transactions: view.transactions,
+      logs: view.logs,
       state: this.state,
       sealed,
       flashblockIndex: this.flashblockIndex,

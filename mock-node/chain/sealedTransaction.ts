@@ -18,10 +18,17 @@ function bytes(value: RlpValue | undefined): Uint8Array {
   return value;
 }
 
+/** A canonical unsigned integer of at most 32 bytes (up to 6 bytes, the usual case, without a hex string). */
 function uint(value: RlpValue | undefined): bigint {
   const b = bytes(value);
-  if (b.length === 0) return 0n;
-  if (b[0] === 0 || b.length > 32) throw new NotReadable();
+  const length = b.length;
+  if (length === 0) return 0n;
+  if (b[0] === 0 || length > 32) throw new NotReadable();
+  if (length <= 6) {
+    let n = 0;
+    for (let i = 0; i < length; i++) n = n * 256 + b[i];
+    return BigInt(n);
+  }
   return BigInt(hexOf(b));
 }
 
@@ -58,27 +65,15 @@ export function transactionFromBytes(encoded: Uint8Array, hash: Hex, from: Hex):
     const list = decodeRlpBytes(type === 0 ? encoded : encoded.subarray(1));
     if (!isList(list)) return undefined;
     const f = list.items;
-    const common = { hash, type, from, encoded: hexOf(encoded) };
+    // One shape for every type, in intake's field order (transaction.ts), so readers see one hidden class.
     if (type === 0) {
       if (f.length !== 9) return undefined;
       const v = uint(f[6]);
       const eip155 = v >= 35n;
       return {
-        ...common,
-        chainId: eip155 ? (v - 35n) / 2n : null,
-        nonce: uint(f[0]),
-        to: address(f[3]),
-        value: uint(f[4]),
-        input: hexOf(bytes(f[5])),
-        gasLimit: uint(f[2]),
-        gasPrice: uint(f[1]),
-        maxFeePerGas: null,
-        maxPriorityFeePerGas: null,
-        accessList: null,
-        v,
-        r: word32(f[7]),
-        s: word32(f[8]),
-        yParity: Number(eip155 ? (v - 35n) % 2n : v - 27n),
+        hash, type, chainId: eip155 ? (v - 35n) / 2n : null, nonce: uint(f[0]), from, to: address(f[3]), value: uint(f[4]), input: hexOf(bytes(f[5])),
+        gasLimit: uint(f[2]), gasPrice: uint(f[1]), maxFeePerGas: null, maxPriorityFeePerGas: null, accessList: null,
+        v, r: word32(f[7]), s: word32(f[8]), yParity: Number(eip155 ? (v - 35n) % 2n : v - 27n), encoded: hexOf(encoded),
       };
     }
     const count = type === 1 ? 11 : 12;
@@ -86,21 +81,10 @@ export function transactionFromBytes(encoded: Uint8Array, hash: Hex, from: Hex):
     const at = type === 1 ? 3 : 4;
     const parity = uint(f[count - 3]);
     return {
-      ...common,
-      chainId: uint(f[0]),
-      nonce: uint(f[1]),
-      to: address(f[at + 1]),
-      value: uint(f[at + 2]),
-      input: hexOf(bytes(f[at + 3])),
-      gasLimit: uint(f[at]),
-      gasPrice: type === 1 ? uint(f[2]) : null,
-      maxFeePerGas: type === 2 ? uint(f[3]) : null,
-      maxPriorityFeePerGas: type === 2 ? uint(f[2]) : null,
-      accessList: accessList(f[at + 4]),
-      v: parity,
-      r: word32(f[count - 2]),
-      s: word32(f[count - 1]),
-      yParity: Number(parity),
+      hash, type, chainId: uint(f[0]), nonce: uint(f[1]), from, to: address(f[at + 1]), value: uint(f[at + 2]), input: hexOf(bytes(f[at + 3])),
+      gasLimit: uint(f[at]), gasPrice: type === 1 ? uint(f[2]) : null, maxFeePerGas: type === 2 ? uint(f[3]) : null,
+      maxPriorityFeePerGas: type === 2 ? uint(f[2]) : null, accessList: accessList(f[at + 4]),
+      v: parity, r: word32(f[count - 2]), s: word32(f[count - 1]), yParity: Number(parity), encoded: hexOf(encoded),
     };
   } catch {
     return undefined;

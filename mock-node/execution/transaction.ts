@@ -58,11 +58,17 @@ function toHex(value: Uint8Array): string {
   return '0x' + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }
 
-/** A canonical unsigned integer of at most 32 bytes. */
+/** A canonical unsigned integer of at most 32 bytes (up to 6 bytes, the usual case, without a hex string). */
 function uint(value: RlpValue | undefined): bigint {
   const b = bytes(value);
-  if (b.length === 0) return 0n;
-  if (b[0] === 0 || b.length > 32) throw new NotLean();
+  const length = b.length;
+  if (length === 0) return 0n;
+  if (b[0] === 0 || length > 32) throw new NotLean();
+  if (length <= 6) {
+    let n = 0;
+    for (let i = 0; i < length; i++) n = n * 256 + b[i];
+    return BigInt(n);
+  }
   return BigInt(toHex(b));
 }
 
@@ -128,22 +134,32 @@ function rlpUint(value: bigint): Uint8Array {
 export function decodeLean(raw: string): TransactionRecord | undefined {
   const data = Buffer.from(raw.slice(2), 'hex');
   if (data.length === 0 || data.length * 2 !== raw.length - 2) return undefined;
-  let fields: Omit<TransactionRecord, 'from'>;
+  // Every field read into a local first, the record made once below (one shape for every type).
+  let type: number;
+  let chainId: bigint | null;
+  let nonce: bigint;
+  let gasPrice: bigint | null = null;
+  let maxFeePerGas: bigint | null = null;
+  let maxPriorityFeePerGas: bigint | null = null;
+  let gasLimit: bigint;
+  let to: string | null;
+  let value: bigint;
+  let input: string;
+  let access: AccessList | null = null;
+  let v: bigint;
+  let yParity: number;
   let digest: Uint8Array;
   let rs: { r: Uint8Array; s: Uint8Array };
   try {
-    const type = data[0] >= 0xc0 ? 0 : data[0];
+    type = data[0] >= 0xc0 ? 0 : data[0];
     if (type !== 0 && type !== 1 && type !== 2) return undefined;
     const body = type === 0 ? data : data.subarray(1);
     const list = decodeRlpBytes(body);
     if (!isList(list)) return undefined;
     const f = list.items;
-    const common = { hash: toHex(keccak256Bytes(data)), type, encoded: raw };
     if (type === 0) {
       if (f.length !== 9) return undefined;
-      const v = uint(f[6]);
-      let chainId: bigint | null;
-      let yParity: number;
+      v = uint(f[6]);
       if (v === 27n || v === 28n) {
         chainId = null;
         yParity = Number(v - 27n);
@@ -156,44 +172,54 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
       } else {
         return undefined;
       }
-      fields = {
-        ...common, chainId, nonce: uint(f[0]), gasPrice: uint(f[1]), gasLimit: uint(f[2]), to: address(f[3]), value: uint(f[4]),
-        input: toHex(bytes(f[5])), maxFeePerGas: null, maxPriorityFeePerGas: null, accessList: null, v, r: '', s: '', yParity,
-      };
+      nonce = uint(f[0]);
+      gasPrice = uint(f[1]);
+      gasLimit = uint(f[2]);
+      to = address(f[3]);
+      value = uint(f[4]);
+      input = toHex(bytes(f[5]));
       rs = signature(f[7], f[8]);
     } else {
       const count = type === 1 ? 11 : 12;
       if (f.length !== count) return undefined;
-      const parity = uint(f[count - 3]);
-      if (parity !== 0n && parity !== 1n) return undefined;
-      const fees = type === 1
-        ? { gasPrice: uint(f[2]), maxPriorityFeePerGas: null, maxFeePerGas: null }
-        : { gasPrice: null, maxPriorityFeePerGas: uint(f[2]), maxFeePerGas: uint(f[3]) };
+      v = uint(f[count - 3]);
+      if (v !== 0n && v !== 1n) return undefined;
+      yParity = Number(v);
+      chainId = uint(f[0]);
+      nonce = uint(f[1]);
+      if (type === 1) {
+        gasPrice = uint(f[2]);
+      } else {
+        maxPriorityFeePerGas = uint(f[2]);
+        maxFeePerGas = uint(f[3]);
+      }
       const at = type === 1 ? 3 : 4;
-      fields = {
-        ...common, chainId: uint(f[0]), nonce: uint(f[1]), ...fees, gasLimit: uint(f[at]), to: address(f[at + 1]), value: uint(f[at + 2]),
-        input: toHex(bytes(f[at + 3])), accessList: accessList(f[at + 4]), v: parity, r: '', s: '', yParity: Number(parity),
-      };
+      gasLimit = uint(f[at]);
+      to = address(f[at + 1]);
+      value = uint(f[at + 2]);
+      input = toHex(bytes(f[at + 3]));
+      access = accessList(f[at + 4]);
       rs = signature(f[count - 2], f[count - 1]);
       digest = keccak256Bytes(unsignedPayload(body, list, count - 3, Uint8Array.of(type)));
     }
-    if (fields.nonce > MAX_SAFE_NONCE) return undefined;
+    if (nonce > MAX_SAFE_NONCE) return undefined;
   } catch (error) {
     if (error instanceof NotLean || error instanceof RlpError) return undefined;
     throw error;
   }
-  if (fields.type === 2 && fields.maxPriorityFeePerGas! > fields.maxFeePerGas!) {
-    throw new ChainError({ kind: 'tip-above-fee-cap', maxPriorityFeePerGas: fields.maxPriorityFeePerGas!, maxFeePerGas: fields.maxFeePerGas! });
+  if (type === 2 && maxPriorityFeePerGas! > maxFeePerGas!) {
+    throw new ChainError({ kind: 'tip-above-fee-cap', maxPriorityFeePerGas: maxPriorityFeePerGas!, maxFeePerGas: maxFeePerGas! });
   }
   let from: string;
   try {
-    from = recoverSigner(digest, rs.r, rs.s, fields.yParity);
+    from = recoverSigner(digest, rs.r, rs.s, yParity);
   } catch (error) {
     throw undecodable(error);
   }
-  fields.r = toHex(rs.r);
-  fields.s = toHex(rs.s);
-  return { ...fields, from };
+  return {
+    hash: toHex(keccak256Bytes(data)), type, chainId, nonce, from, to, value, input, gasLimit, gasPrice, maxFeePerGas, maxPriorityFeePerGas,
+    accessList: access, v, r: toHex(rs.r), s: toHex(rs.s), yParity, encoded: raw,
+  };
 }
 
 /** r and s as 32-byte words; s with its top bit set is left to ethers (which refuses it). */
