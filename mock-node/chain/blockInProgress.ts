@@ -155,6 +155,10 @@ export function encodeReceipt(type: number, receipt: ReceiptRecord): Hex {
   return bytesHex(encodeReceiptBytes(type, receipt));
 }
 
+/** The logs bloom of a receipt without logs (most of them), and its RLP item, made once. */
+const EMPTY_BLOOM: Hex = '0x' + '0'.repeat(512);
+const EMPTY_BLOOM_ITEM = encodeBytes(new Uint8Array(256));
+
 /** encodeReceipt as bytes, built directly (what the receipts trie hashes). */
 export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8Array {
   const logs = receipt.logs.map((log) =>
@@ -163,7 +167,7 @@ export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8A
   const body = encodeList([
     encodeBytes(uintBytes(receipt.status)),
     encodeBytes(uintBytes(receipt.cumulativeGasUsed)),
-    encodeBytes(hexBytes(receipt.logsBloom)),
+    receipt.logsBloom === EMPTY_BLOOM ? EMPTY_BLOOM_ITEM : encodeBytes(hexBytes(receipt.logsBloom)),
     encodeList(logs),
   ]);
   if (type === 0) return body;
