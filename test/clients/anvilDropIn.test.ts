@@ -39,7 +39,10 @@ export function clients(target: Target, mode: 'anvil' | 'hardhat' = 'anvil') {
   const transport = http(target.url);
   return {
     chain,
-    public: createPublicClient({ chain, transport, pollingInterval: 50 }),
+    // cacheTime 0: viem otherwise answers getBlockNumber from a cache for the polling interval,
+    // and Anvil can mine a test's blocks inside those 50 ms, so a head read after mining would
+    // return the head from before it.
+    public: createPublicClient({ chain, transport, pollingInterval: 50, cacheTime: 0 }),
     test: createTestClient({ chain, mode, transport, pollingInterval: 50 }),
     wallet: (index: number) => createWalletClient({ chain, transport, account: privateKeyToAccount(target.accounts[index].privateKey) }),
   };
