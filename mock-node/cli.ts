@@ -136,6 +136,21 @@ export function banner(node: RunningMockNode): string {
   return lines.join('\n');
 }
 
+/**
+ * RSS: V8 doubles the young generation's semi-spaces (up to 16 MiB each) when its scavenges see
+ * many survivors, as a burst of transactions makes them, and those pages stay resident. Once
+ * listening, the CLI keeps them at their start size (1 MiB): `--semi-space-growth-factor=1` set at
+ * run time (on the command line V8 raises that flag to 2 when the heap is set up, so it has to be
+ * set here). Not when the user sized the young generation on Node's command line, and not in the
+ * code cache's training run (V8 stamps the flags on the cache: another flag would refuse it).
+ */
+function keepYoungGenerationSmall(): void {
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+  if (/semi-space/.test(flags) || process.env.CHAIN_MOCK_NODE_WRITE_CODE_CACHE) return;
+  // After the first answers: node:v8 is not needed for them.
+  setTimeout(() => (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1'), 200).unref();
+}
+
 export async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
@@ -169,6 +184,7 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  keepYoungGenerationSmall();
   // What the loader of dist/mock-node.js did with V8's code cache (mock-node/package/codeCache.mjs).
   const codeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.codeCache')];
   if (typeof codeCache === 'string') node.core.logger.debug('code cache', { status: codeCache });
@@ -187,6 +203,7 @@ export async function main(): Promise<void> {
   }
 }
 
-// Run as a program; not while Node builds the single executable's startup snapshot
-// (mock-node/seaMain.ts runs main when the executable starts from it).
-if (!(require('node:v8') as typeof import('node:v8')).startupSnapshot.isBuildingSnapshot() && require.main === module) void main();
+// Run as a program; not in the single executable's bundle, whose startup snapshot Node builds by
+// running it (mock-node/seaMain.ts marks it first and runs main when the executable starts).
+const inSingleExecutable = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.singleExecutable')] === true;
+if (!inSingleExecutable && require.main === module) void main();

@@ -5,6 +5,7 @@
 // A native addon cannot live in the snapshot: sender recovery loads libsecp256k1's from the
 // prebuilds/ folder beside the executable when it is there (sea.mjs puts it there), else it
 // uses the WebAssembly (or JavaScript) backend.
+import './singleExecutableMark';
 import { dirname } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { main } from './cli';

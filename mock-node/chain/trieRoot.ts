@@ -10,8 +10,8 @@ export type TrieEntry = readonly [key: Uint8Array, value: Uint8Array];
 
 const EMPTY_STRING = Uint8Array.of(0x80);
 
-/** keccak(rlp('')): the root of a trie with no entries. */
-export const EMPTY_ROOT_BYTES = keccak256Bytes(EMPTY_STRING);
+/** keccak(rlp('')): the root of a trie with no entries (a constant: no hashing at import; a unit test recomputes it). */
+export const EMPTY_ROOT_BYTES = Uint8Array.from(Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex'));
 
 /** The trie's root over `entries` (a later duplicate key wins; an empty value is no entry). */
 export function trieRoot(entries: readonly TrieEntry[]): Uint8Array {

@@ -24,14 +24,24 @@ export const cacheFileOf = (cliPath) => cliPath.replace(/\.js$/, '') + '.cache';
  */
 export function cliWithCodeCache(body, shebang = '#!/usr/bin/env node') {
   const build = createHash('sha256').update(body).digest('hex').slice(0, 32);
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
+  // The bundle rides in a block comment at the end of the file, not in a string literal: V8 skips
+  // a comment's characters, but scans a string's one by one into a literal (14 M instructions for
+  // this one at every start). A '*' + '/' inside the bundle would end the comment: each is written
+  // with a control character the bundle does not hold between the two, and restored on reading.
+  const split = [...'\x1f\x1e\x1d\x1c\x1b\x1a\x19\x18\x17\x16\x15\x14\x13\x12\x11\x10'].find((c) => !wrapped.includes(c));
+  if (!/^[\x00-\x7f]*$/.test(wrapped) || split === undefined) throw new Error('codeCache: the CLI bundle must be ASCII with a control character free for the comment escape');
   const loader = `
 "use strict";
-// chain-mock-node: a loader around the bundle below (mock-node/package/codeCache.mjs says why).
+// chain-mock-node: a loader around the bundle in the comment below (mock-node/package/codeCache.mjs says why).
 const BUILD = ${JSON.stringify(`chain-mock-node code cache ${build}\n`)};
-const BUNDLE = ${JSON.stringify(`(function (exports, require, module, __filename, __dirname) {${body}\n})`)};
 (() => {
   const { readFileSync, writeFileSync } = require("fs");
   const { Script } = require("vm");
+  const file = readFileSync(__filename, "latin1");
+  const start = file.indexOf("\\n/*" + "BUNDLE\\n");
+  let bundle = file.slice(start + 10, file.lastIndexOf("\\n*/"));
+  if (bundle.includes(${JSON.stringify('*' + split + '/')})) bundle = bundle.replaceAll(${JSON.stringify('*' + split + '/')}, "*/");
   const cacheFile = __filename.replace(/\\.js$/, "") + ".cache";
   let cachedData;
   let status = "missing";
@@ -40,13 +50,16 @@ const BUNDLE = ${JSON.stringify(`(function (exports, require, module, __filename
     if (file.length > BUILD.length && file.toString("latin1", 0, BUILD.length) === BUILD) cachedData = file.subarray(BUILD.length);
     else status = "other build";
   } catch {}
-  const script = new Script(BUNDLE, { filename: __filename, cachedData });
+  const script = new Script(bundle, { filename: __filename, cachedData });
   if (cachedData) status = script.cachedDataRejected ? "rejected" : "used";
   globalThis[Symbol.for("chain-mock-node.codeCache")] = status;
   const out = process.env.${TRAIN_ENV};
   if (out) process.once("exit", () => writeFileSync(out, Buffer.concat([Buffer.from(BUILD, "latin1"), script.createCachedData()])));
   script.runInThisContext()(exports, require, module, __filename, __dirname);
 })();
+/*BUNDLE
+${wrapped.replaceAll('*/', `*${split}/`)}
+*/
 `;
   return `${shebang}${loader}`;
 }

@@ -9,7 +9,6 @@
 // target is either the old complete file or the new complete file, never half of one.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transaction } from 'ethers';
 import type { Chain } from '../chain/chain';
@@ -26,6 +25,9 @@ import { checkSavedStateShape, StateFileError } from './savedStateShape';
 import { PRUNED_STATE_VERSION, STATE_FORMAT, STATE_VERSION, STATE_VERSIONS, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from './savedState';
 import type { MockNodeOptions } from '../options';
 import { StateDraft, type AccountRecord, type StateLayer } from './worldState';
+
+/** node:fs/promises, required when a state file is first read or written (it loads readline and more: start-up without a state file need not). */
+const fsPromises = (): typeof import('node:fs/promises') => require('node:fs/promises') as typeof import('node:fs/promises');
 
 export { StateFileError };
 
@@ -256,7 +258,7 @@ export interface AtomicWriteHooks {
 export async function writeFileAtomic(path: string, text: string, hooks: AtomicWriteHooks = {}): Promise<void> {
   const temp = join(dirname(path), `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    const file = await open(temp, 'wx', 0o600);
+    const file = await fsPromises().open(temp, 'wx', 0o600);
     try {
       await file.writeFile(text, 'utf8');
       await file.sync();
@@ -264,13 +266,13 @@ export async function writeFileAtomic(path: string, text: string, hooks: AtomicW
       await file.close();
     }
     await hooks.beforeRename?.(temp);
-    await rename(temp, path);
+    await fsPromises().rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await fsPromises().rm(temp, { force: true });
     throw error;
   }
   try {
-    const directory = await open(dirname(path), 'r');
+    const directory = await fsPromises().open(dirname(path), 'r');
     try {
       await directory.sync();
     } finally {
@@ -318,7 +320,7 @@ export async function loadStateFile(chain: Chain, options: MockNodeOptions, path
   if (!existsSync(path)) return false;
   let saved: unknown;
   try {
-    saved = JSON.parse(await readFile(path, 'utf8'));
+    saved = JSON.parse(await fsPromises().readFile(path, 'utf8'));
   } catch (error) {
     throw new StateFileError(`cannot read state file ${path}: ${(error as Error).message}`, true);
   }

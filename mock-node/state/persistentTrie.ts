@@ -6,7 +6,7 @@
 // the Yellow Paper's trie: hex-prefix paths, a node under 32 bytes embedded in its parent,
 // others referenced by their keccak-256 (a test checks roots and proofs against @ethereumjs/mpt).
 import { keccak256Bytes } from '../chain/keccak';
-import { encodeBytes, encodeList, hexPrefix } from '../chain/trieRoot';
+import { EMPTY_ROOT_BYTES, encodeBytes, encodeList, hexPrefix } from '../chain/trieRoot';
 
 interface Leaf {
   readonly kind: 'leaf';
@@ -33,8 +33,8 @@ export type TrieNode = Leaf | Extension | Branch;
 
 const EMPTY_STRING = Uint8Array.of(0x80);
 
-/** keccak(rlp('')): the root of the empty trie. */
-export const EMPTY_ROOT = keccak256Bytes(EMPTY_STRING);
+/** keccak(rlp('')): the root of the empty trie (trieRoot.ts's constant: no hashing at import). */
+export const EMPTY_ROOT = EMPTY_ROOT_BYTES;
 
 /** The 64 nibbles of a 32-byte key. */
 export function keyNibbles(key: Uint8Array): Uint8Array {

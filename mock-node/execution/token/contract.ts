@@ -7,7 +7,6 @@ import {
   concat,
   dataLength,
   getBytes,
-  getCreateAddress,
   FunctionFragment,
   Interface,
   keccak256,
@@ -15,6 +14,7 @@ import {
   zeroPadValue,
   type Result,
 } from 'ethers';
+import { createdAddress } from '../createdAddress';
 import { encodeRevertReason } from '../execute';
 import { recoverSigner } from '../signatures';
 import { bytesHex, hexBytes } from '../../chain/bytes';
@@ -801,9 +801,9 @@ export class StableToken implements NativeContract {
     readonly owner: Hex,
   ) {
     this.address = options.address.toLowerCase();
-    this.implementation = getCreateAddress({ from: this.address, nonce: 1 }).toLowerCase();
-    this.signatureChecker = getCreateAddress({ from: this.address, nonce: 2 }).toLowerCase();
-    this.proxyAdmin = getCreateAddress({ from: this.address, nonce: 3 }).toLowerCase();
+    this.implementation = createdAddress(this.address, 1);
+    this.signatureChecker = createdAddress(this.address, 2);
+    this.proxyAdmin = createdAddress(this.address, 3);
     this.companions = [
       { address: this.implementation, code: fiatTokenV2_2Runtime(this.signatureChecker) },
       { address: this.signatureChecker, code: signatureCheckerRuntime(this.signatureChecker) },
