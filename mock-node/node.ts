@@ -165,7 +165,9 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
   const websocket = new WebSocketGateway(server, { ...services, handle: core.handle, http, logger: core.logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(services.options.port, services.options.host, () => {
+    // A deep accept queue (the kernel caps it at somaxconn): a client that opens hundreds of
+    // connections at once waits for them instead of some being reset.
+    server.listen({ port: services.options.port, host: services.options.host, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -44,6 +44,14 @@ const MAX_QUEUED = 1024;
 const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
 
 const KEEP_ALIVE = 'connection: keep-alive\r\n';
+/**
+ * How long past the advertised `keep-alive: timeout=N` an idle connection stays open. A client
+ * that reuses a connection just as the server closes it gets ECONNRESET on a request it cannot
+ * safely retry (a POST); clients stop reusing at N (undici: N − 1 s), and a busy client's timers
+ * run late, so the server closes a little after what it advertised (newer Node servers do the
+ * same with `keepAliveTimeoutBuffer`).
+ */
+const KEEP_ALIVE_GRACE_MS = 2000;
 const CLOSE = 'connection: close\r\n';
 
 interface Slot {
@@ -229,7 +237,7 @@ class LeanConnection {
     socket.on('close', this.onClose);
     socket.on('error', this.onError);
     socket.on('timeout', this.onTimeout);
-    if (server.keepAliveTimeout > 0) socket.setTimeout(server.keepAliveTimeout);
+    if (server.keepAliveTimeout > 0) socket.setTimeout(server.keepAliveTimeout + KEEP_ALIVE_GRACE_MS);
     this.fixedHeaders = route.headers ? Object.keys(route.headers).map((name) => `${name}: ${route.headers![name]}\r\n`).join('') : '';
   }
 
