@@ -22,6 +22,7 @@ import { ChainClock, MAX_TIMESTAMP } from './clock';
 import { addressKey, type Hex } from './hex';
 import { TransactionQueue } from './transactionQueue';
 import { HashIndex } from './hashIndex';
+import { RecentHashes } from './recentHashes';
 import { SealedBlock } from './sealedBlock';
 import type { BlockRecord, IncludedTransaction, TransactionRecord } from './types';
 
@@ -74,6 +75,14 @@ type Located = { block: SealedBlock; index: number } | { pruned: number };
 
 /** Pruned blocks whose hash BLOCKHASH can still ask for (the EVM reaches 256 blocks back). */
 const BLOCKHASH_WINDOW = 256;
+/**
+ * --history-blocks: how many of the newest pruned transactions and blocks a lookup by hash still
+ * knows as pruned (4444 naming the block); older pruned hashes are forgotten and answer as
+ * unknown ones do. Fixed sizes (about 1.3 MiB and 0.3 MiB, allocated at the first prune), so a
+ * long run stays flat.
+ */
+export const REMEMBERED_PRUNED_TRANSACTIONS = 65_536;
+export const REMEMBERED_PRUNED_BLOCKS = 16_384;
 
 export class Chain extends EventEmitter<ChainEvents> {
   private readonly clock = new ChainClock();
@@ -82,10 +91,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The number of blocks[0]: above 0 once --history-blocks has pruned older blocks. */
   private oldest = 0;
   private readonly byHash = new Map<Hex, SealedBlock>();
-  /** Every sealed transaction's hash → block and position (pruned ones too, so a lookup can say so). */
+  /** The kept blocks' transactions: hash → block and position. */
   private readonly txIndex = new HashIndex();
-  /** Pruned blocks' hashes → number (a lookup by hash says the block was pruned, not unknown). */
-  private readonly prunedHashes = new HashIndex(64);
+  /** The newest pruned transactions' hashes → block number (a lookup says pruned, not unknown). */
+  private readonly prunedTransactions = new RecentHashes(REMEMBERED_PRUNED_TRANSACTIONS);
+  /** The newest pruned blocks' hashes → number. */
+  private readonly prunedHashes = new RecentHashes(REMEMBERED_PRUNED_BLOCKS);
   /** Hashes of the newest pruned blocks by number, for BLOCKHASH. */
   private readonly prunedRecent = new Map<number, Hex>();
   private genesisBlock!: SealedBlock;
@@ -209,7 +220,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const found = this.byHash.get(key);
     if (found) return found;
     const pruned = this.prunedHashes.find(key);
-    if (pruned) throw this.pruned(BigInt(pruned.block));
+    if (pruned !== undefined) throw this.pruned(BigInt(pruned));
     return undefined;
   }
 
@@ -217,20 +228,18 @@ export class Chain extends EventEmitter<ChainEvents> {
     return new ChainError({ kind: 'block-pruned', number, oldest: BigInt(this.oldest), kept: this.options.historyBlocks, subject });
   }
 
-  /** A sealed transaction's block and position, or the number of the pruned block it was in. */
+  /** A kept transaction's block and position, or the number of the (remembered) pruned block it was in. */
   private locate(key: Hex): Located | undefined {
     let found: Located | undefined;
     this.txIndex.find(key, ({ block, position }) => {
-      if (block < this.oldest) {
-        found = { pruned: block };
-        return true;
-      }
       const sealed = this.blocks[block - this.oldest];
       if (!sealed?.hasTransactionAt(position, key)) return false;
       found = { block: sealed, index: position };
       return true;
     });
-    return found;
+    if (found) return found;
+    const pruned = this.prunedTransactions.find(key);
+    return pruned === undefined ? undefined : { pruned };
   }
 
   safeNumber(): bigint {
@@ -850,7 +859,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     return block;
   }
 
-  /** Drops the oldest blocks past --history-blocks: their bodies and states go; their hashes stay indexed as pruned. */
+  /**
+   * Drops the oldest blocks past --history-blocks: their bodies, states and index entries go; the
+   * newest pruned hashes are remembered in fixed-size memories (so a lookup says pruned).
+   */
   private prune(): void {
     const keep = this.options.historyBlocks;
     if (keep <= 0) return;
@@ -858,12 +870,28 @@ export class Chain extends EventEmitter<ChainEvents> {
       const block = this.blocks.shift()!;
       this.oldest++;
       this.byHash.delete(block.hash);
-      block.forgetRendered();
       const n = Number(block.header.number);
-      this.prunedHashes.add(block.hash, n, 0);
+      for (let i = 0; i < block.transactionCount; i++) {
+        const hash = block.transactionHash(i);
+        this.txIndex.remove(hash, n, i);
+        this.prunedTransactions.add(hash, n);
+      }
+      block.forgetRendered();
+      this.prunedHashes.add(block.hash, n);
       this.prunedRecent.set(n, block.hash);
       this.prunedRecent.delete(n - BLOCKHASH_WINDOW);
     }
+  }
+
+  /** Entries held by the history's indexes (a bounded --history-blocks run keeps these flat; tests and the bench read them). */
+  historySizes(): { blocks: number; indexedTransactions: number; rememberedPrunedTransactions: number; rememberedPrunedBlocks: number; blockHashWindow: number } {
+    return {
+      blocks: this.blocks.length,
+      indexedTransactions: this.txIndex.size,
+      rememberedPrunedTransactions: this.prunedTransactions.size,
+      rememberedPrunedBlocks: this.prunedHashes.size,
+      blockHashWindow: this.prunedRecent.size,
+    };
   }
 
   private clearSealed(): void {
@@ -871,6 +899,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.oldest = 0;
     this.byHash.clear();
     this.txIndex.clear();
+    this.prunedTransactions.clear();
     this.prunedHashes.clear();
     this.prunedRecent.clear();
   }

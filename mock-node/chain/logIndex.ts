@@ -6,6 +6,8 @@
 // Built on first use and brought up to date at each query from the sealed blocks it has not
 // seen. A chain whose blocks were replaced (a reorg, a revert, a loaded state, anvil_reset)
 // no longer holds the block the index last read at that height: the index then starts over.
+// With --history-blocks, pruned blocks' entries are dropped once they are as many blocks as the
+// kept ones (so the index holds at most twice the kept history, and each entry is dropped once).
 import type { Chain } from './chain';
 import type { Hex } from './hex';
 import type { BlockRecord } from './types';
@@ -17,12 +19,14 @@ class LogIndex {
   private indexedTo = -1;
   /** The record read at `indexedTo`. */
   private tip: BlockRecord | undefined;
+  /** No entry is below this block (entries of blocks pruned since may remain, never read). */
+  private floor = 0;
 
   update(chain: Chain): void {
     const head = Number(chain.head);
-    // Blocks below the oldest kept (--history-blocks) are gone: their entries stay, never read.
     const oldest = Number(chain.oldestBlock);
     if (this.indexedTo >= 0 && (this.indexedTo > head || this.indexedTo < oldest || chain.blockByNumber(BigInt(this.indexedTo)) !== this.tip)) this.clear();
+    if (oldest - this.floor > Math.max(0, this.indexedTo - oldest)) this.dropBelow(oldest);
     for (let n = Math.max(this.indexedTo + 1, oldest); n <= head; n++) {
       const block = chain.blockByNumber(BigInt(n));
       if (block) this.add(block, n);
@@ -36,6 +40,25 @@ class LogIndex {
     this.withLogs.length = 0;
     this.indexedTo = -1;
     this.tip = undefined;
+    this.floor = 0;
+  }
+
+  /** Drops the entries of blocks below `oldest` (pruned by --history-blocks). */
+  private dropBelow(oldest: number): void {
+    for (const [value, list] of this.blocksOf) {
+      const keep = lowerBound(list, oldest);
+      if (keep === list.length) this.blocksOf.delete(value);
+      else if (keep > 0) list.splice(0, keep);
+    }
+    this.withLogs.splice(0, lowerBound(this.withLogs, oldest));
+    this.floor = oldest;
+  }
+
+  /** Values indexed and block entries held (tests and the bench read these). */
+  get entries(): { values: number; blocks: number } {
+    let blocks = this.withLogs.length;
+    for (const list of this.blocksOf.values()) blocks += list.length;
+    return { values: this.blocksOf.size, blocks };
   }
 
   private add(block: BlockRecord, n: number): void {
@@ -101,7 +124,7 @@ function contains(list: readonly number[], value: number): boolean {
 const indexes = new WeakMap<Chain, LogIndex>();
 
 /** The chain's log index, up to date with its sealed blocks. */
-export function logIndexOf(chain: Chain): { candidates: LogIndex['candidates'] } {
+export function logIndexOf(chain: Chain): { candidates: LogIndex['candidates']; readonly entries: LogIndex['entries'] } {
   let index = indexes.get(chain);
   if (index === undefined) {
     index = new LogIndex();

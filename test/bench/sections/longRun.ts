@@ -3,7 +3,9 @@
 // the memory retained per sealed transaction (the JS heap plus array buffers, where the sealed
 // records live as bytes), a filter that matches nothing over the whole chain once it holds
 // 10,000 logs and again at 100,000 (time should follow matches, not length), and a second run
-// with --history-blocks that must stay flat.
+// with --history-blocks that must stay flat: after every block it asks eth_getLogs over the kept
+// blocks (as an explorer polling would), so the log index is part of what must not grow, and it
+// prints the entries each history index holds at the end.
 //
 // The driver signs each block's 50 transfers just before sending them, with a lean signer (the
 // fixed fields RLP-encoded once per sender, keccak and libsecp256k1 per transaction), so the run
@@ -13,14 +15,23 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { encodeRlp, toBeArray } from 'ethers';
 import * as ecc from 'tiny-secp256k1';
 import { startMockNode, type RunningMockNode } from '../../../mock-node/index';
+import { logIndexOf } from '../../../mock-node/chain/logIndex';
 import type { Row } from '../table';
 import { CHAIN_ID, devKeys, tokenTransferData, type DevKey } from '../traffic';
 import { size, type BenchConfig } from './config';
 
 const PER_BLOCK = 50;
 const NOBODY = '0x' + '00'.repeat(12) + 'ff'.repeat(20);
-/** Blocks the pruned run keeps (--history-blocks). */
+/** Blocks the pruned run keeps (--history-blocks); --quick keeps 4 (safe and finalized depths 1 and 2) so its 10 blocks prune too. */
 const HISTORY_BLOCKS = 40;
+const QUICK_HISTORY = { historyBlocks: 4, safeDepth: 1, finalizedDepth: 2 };
+/**
+ * The pruned run's memory is sampled every this many blocks. What it retains is a sawtooth, not
+ * a line: the state trie keeps the node versions of recent commits until its collection runs
+ * (about every hundred blocks here, some MiB apart), so samples a tenth of the run apart would
+ * catch each half's sawtooth at a different height. Samples this dense find each half's top.
+ */
+const PRUNED_SAMPLE_BLOCKS = 2;
 const TIP = 10n ** 9n;
 const FEE_CAP = 100n * 10n ** 9n;
 
@@ -88,10 +99,14 @@ interface RunResult {
   checkpoints: number[];
   nothingAtTenth: number;
   nothingAtEnd: number;
+  /** The history indexes' entries at the end. */
+  entries: string;
 }
 
-async function run(total: number, historyBlocks: number, queries: boolean): Promise<RunResult> {
-  const node = await startMockNode({ port: 0, auto: false, quiet: true, accounts: PER_BLOCK, historyBlocks, limits: { dedicated: { maxLogBlockRange: 0, maxLogResults: 0 } } });
+async function run(total: number, history: { historyBlocks: number; safeDepth?: number; finalizedDepth?: number }, queries: boolean): Promise<RunResult> {
+  const node = await startMockNode({ port: 0, auto: false, quiet: true, accounts: PER_BLOCK, ...history, limits: { dedicated: { maxLogBlockRange: 0, maxLogResults: 0 } } });
+  const chain = node.core.services.chain;
+  const pruning = history.historyBlocks > 0;
   try {
     const keys = devKeys(PER_BLOCK);
     const signers = keys.map((key, i) => new TransferSigner(key, node.tokenAddress, keys[(i + 1) % PER_BLOCK].address));
@@ -110,9 +125,10 @@ async function run(total: number, historyBlocks: number, queries: boolean): Prom
       signing += cpuMicros() - signStart;
       for (const raw of raws) await node.request('eth_sendRawTransaction', [raw]);
       await node.request('evm_mine');
+      if (pruning) await node.request('eth_getLogs', [{ fromBlock: '0x' + chain.oldestBlock.toString(16), toBlock: 'latest', topics: [null, null, NOBODY] }]);
       const tenth = Math.floor((sent * 10) / total);
       sent += raws.length;
-      if (Math.floor((sent * 10) / total) > tenth) {
+      if (pruning ? nonce % PRUNED_SAMPLE_BLOCKS === PRUNED_SAMPLE_BLOCKS - 1 : Math.floor((sent * 10) / total) > tenth) {
         if (queries && Number.isNaN(nothingAtTenth)) nothingAtTenth = await nothingQuery(node, 5);
         checkpoints.push(retained() - before);
       }
@@ -120,7 +136,10 @@ async function run(total: number, historyBlocks: number, queries: boolean): Prom
     const seconds = (performance.now() - started) / 1000;
     const nodeCpu = cpuMicros() - cpuStart - signing;
     const nothingAtEnd = queries ? await nothingQuery(node, 5) : NaN;
+    const sizes = chain.historySizes();
+    const logIndex = logIndexOf(chain).entries;
     return {
+      entries: `${sizes.blocks} blocks, ${sizes.indexedTransactions} indexed transactions, ${sizes.rememberedPrunedTransactions} + ${sizes.rememberedPrunedBlocks} remembered pruned transaction and block hashes, log index ${logIndex.values} values / ${logIndex.blocks} block entries`,
       retainedPerTx: (retained() - before) / total,
       rssPerTx: (process.memoryUsage().rss - rssBefore) / total,
       txPerSecond: total / seconds,
@@ -137,12 +156,14 @@ async function run(total: number, historyBlocks: number, queries: boolean): Prom
 export async function longRunRows(config: BenchConfig): Promise<Row[]> {
   const total = Number(process.env.BENCH_LONG_TX ?? size(config, 100_000, 500));
   // Long enough for pruning to run for most of it (it starts after HISTORY_BLOCKS × 50 transactions).
-  const prunedTotal = config.quick ? total : Math.max(total / 4, 10_000);
+  // BENCH_PRUNED_TX sets it alone (the pruned run without the long kept one before it).
+  const prunedTotal = Number(process.env.BENCH_PRUNED_TX ?? (config.quick ? total : Math.max(total / 4, 10_000)));
   const n = (v: number) => v.toLocaleString('en-US');
-  const kept = await run(total, 0, true);
-  const pruned = await run(prunedTotal, HISTORY_BLOCKS, false);
+  const history = config.quick ? QUICK_HISTORY : { historyBlocks: HISTORY_BLOCKS };
+  const kept = await run(total, { historyBlocks: 0 }, true);
+  const pruned = await run(prunedTotal, history, false);
   // Flat: the highest figure of the run's second half against that of its first half (both see
-  // the same periodic collections of the state trie's node store).
+  // the same periodic collections of the state trie's node store, sampled every few blocks).
   const half = Math.floor(pruned.checkpoints.length / 2);
   const firstPeak = Math.max(...pruned.checkpoints.slice(0, half));
   const secondPeak = Math.max(...pruned.checkpoints.slice(half));
@@ -161,9 +182,9 @@ export async function longRunRows(config: BenchConfig): Promise<Row[]> {
     },
     {
       section: 'memory',
-      what: `with --history-blocks ${HISTORY_BLOCKS}: growth per transaction from the first half to the second of a ${n(prunedTotal)}-transaction run`,
+      what: `with --history-blocks ${history.historyBlocks} and eth_getLogs after each block: growth per transaction from the first half to the second of a ${n(prunedTotal)}-transaction run`,
       unit: 'B',
-      mock: { value: growthPerTx, cpu: `peak ${(firstPeak / 2 ** 20).toFixed(1)} MiB in the first half, ${(secondPeak / 2 ** 20).toFixed(1)} MiB in the second` },
+      mock: { value: growthPerTx, cpu: `peak ${(firstPeak / 2 ** 20).toFixed(1)} MiB in the first half, ${(secondPeak / 2 ** 20).toFixed(1)} MiB in the second; at the end ${pruned.entries}` },
       better: 'lower',
       target: { text: 'flat (≤ 32 B/tx)', holds: (row) => row.mock.value <= 32 },
     },

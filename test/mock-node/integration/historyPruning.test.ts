@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Interface } from 'ethers';
 import { STABLE_TOKEN_ABI, resolveOptions, OptionError } from '../../../mock-node/index';
 import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
+import { logIndexOf } from '../../../mock-node/chain/logIndex';
 import type { RunningMockNode } from '../../../mock-node/index';
 
 const TOKEN = new Interface(STABLE_TOKEN_ABI as never);
@@ -160,6 +161,37 @@ describe('--history-blocks: pruned blocks answer a clear error', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('keeps its indexes bounded over a long run: pruned blocks leave the transaction and log indexes, and a recent pruned hash still answers 4444', async () => {
+    const chain = node.core.services.chain;
+    const blocks = 4 * KEEP + 3;
+    const sent: { transfer: string; number: string }[] = [];
+    for (let i = 0; i < blocks; i++) {
+      // Each block pays a new recipient: the log index sees a new topic value per block.
+      const recipient = '0x' + (0x1000 + i).toString(16).padStart(40, '0');
+      const transfer = await rpc(node.url, 'eth_sendTransaction', [{ from: alice, to: node.tokenAddress, data: TOKEN.encodeFunctionData('transfer', [recipient, 1n]) }]);
+      await rpc(node.url, 'evm_mine');
+      sent.push({ transfer, number: (await rpc(node.url, 'eth_getTransactionReceipt', [transfer])).blockNumber });
+      // An explorer polling the token's logs over what is kept keeps the log index in use.
+      const logs = await rpc(node.url, 'eth_getLogs', [{ fromBlock: '0x' + Number(chain.oldestBlock).toString(16), toBlock: 'latest', address: node.tokenAddress }]);
+      assert.equal(logs.length, Math.min(i + 1, KEEP));
+      const entries = logIndexOf(chain).entries;
+      // Per block: the token, the Transfer topic, alice's topic, the recipient's topic and the
+      // any-log list; at most the kept blocks and as many pruned ones not yet dropped.
+      assert.ok(entries.blocks <= 5 * (2 * KEEP + 1), `log index holds ${entries.blocks} block entries after ${i + 1} blocks`);
+      assert.ok(entries.values <= 3 + 2 * KEEP + 1, `log index holds ${entries.values} values after ${i + 1} blocks`);
+    }
+    const sizes = chain.historySizes();
+    assert.equal(sizes.blocks, KEEP);
+    assert.equal(sizes.indexedTransactions, KEEP, 'only the kept blocks\' transactions are indexed');
+    assert.equal(sizes.rememberedPrunedTransactions, blocks - KEEP);
+    assert.equal(sizes.rememberedPrunedBlocks, blocks + 1 - KEEP, 'genesis too');
+
+    // Pruned transactions still answer 4444 with their block; kept ones answer as before.
+    for (const { transfer, number } of sent.slice(0, blocks - KEEP)) assertPruned(await rpcError(node.url, 'eth_getTransactionReceipt', [transfer]), Number(number));
+    for (const { transfer, number } of sent.slice(blocks - KEEP)) assert.equal((await rpc(node.url, 'eth_getTransactionReceipt', [transfer])).blockNumber, number);
+    assert.equal(await rpc(node.url, 'eth_getTransactionByHash', ['0x' + '56'.repeat(32)]), null, 'unknown is still unknown');
   });
 
   it('refuses a history shorter than the finalized depth, and keeps every block by default', () => {
