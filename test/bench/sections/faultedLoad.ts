@@ -3,8 +3,11 @@
 // HTTP 503; ten senders push 30 signed transfers a second through it, retrying what a fault
 // refused; eight readers ask for the pending block in a loop; and 100 slowloris connections
 // trickle one header line every few seconds and never finish their request. Figures: how
-// flashblocks keep their 200 ms slot (read from the chain's events, in-process), whether every
-// accepted transfer landed exactly once, and how fast reads are answered meanwhile.
+// flashblocks keep their 200 ms slot (read from the chain's events, in-process: p99 of
+// |interval − 200 ms|, the issue's target), whether every accepted transfer landed exactly once,
+// and how fast reads are answered meanwhile. The transfers are signed before the load starts:
+// the senders share the node's event loop, and signing while it runs would delay the node's
+// timer by the bench's own work, which a real client does in its own process.
 import { connect, type Socket } from 'node:net';
 import { startMockNode } from '../../../mock-node/index';
 import { call, percentile, post, rpcBody } from '../rpcClient';
@@ -36,7 +39,6 @@ export async function faultedLoadRows(config: BenchConfig): Promise<Row[]> {
   try {
     const chain = node.core.services.chain;
     const stamps: number[] = [];
-    chain.on('flashblock', () => stamps.push(performance.now()));
     const keys = devKeys(10);
     const sink = '0x000000000000000000000000000000000000beef';
     const startNonces = await Promise.all(keys.map(async (k) => Number(await call(node.dedicatedUrl, 'eth_getTransactionCount', [k.address, 'pending']))));
@@ -44,16 +46,22 @@ export async function faultedLoadRows(config: BenchConfig): Promise<Row[]> {
     const accepted = new Set<string>();
     let refusedByFaults = 0;
     let running = true;
-    const deadline = performance.now() + seconds * 1000;
 
     // Each sender sends its share in nonce order, retrying a transfer a fault refused.
-    const senders = keys.map(async (key, s) => {
+    const gap = (1000 * keys.length) / TX_PER_SECOND;
+    const perSender = Math.ceil((seconds * 1000) / gap) + 2;
+    const signed = keys.map((key, s) => Array.from({ length: perSender }, (_, i) => signTransaction(key, { to: sink, value: 1n, nonce: startNonces[s] + i, gasLimit: 21_000n })));
+    // Stamps from here on: the signing above held the event loop, and the timer catches up on the
+    // slots it missed (one flashblock each) before the load starts.
+    await sleep(1000);
+    chain.on('flashblock', () => stamps.push(performance.now()));
+    const deadline = performance.now() + seconds * 1000;
+    const senders = keys.map(async (_key, s) => {
       let nonce = startNonces[s];
-      const gap = (1000 * keys.length) / TX_PER_SECOND;
       await sleep((gap * s) / keys.length);
-      while (performance.now() < deadline) {
+      while (performance.now() < deadline && nonce - startNonces[s] < perSender) {
         const tick = performance.now();
-        const raw = signTransaction(key, { to: sink, value: 1n, nonce, gasLimit: 21_000n });
+        const raw = signed[s][nonce - startNonces[s]];
         for (;;) {
           const reply = await post(node.url, rpcBody('eth_sendRawTransaction', [raw]));
           if (reply.result) {
@@ -100,11 +108,11 @@ export async function faultedLoadRows(config: BenchConfig): Promise<Row[]> {
     return [
       {
         section: 'faulted load',
-        what: `flashblock interval, mean of ${intervals.length} (${load})`,
+        what: `flashblock cadence: |interval − 200 ms| p99 over ${intervals.length} intervals (${load})`,
         unit: 'ms',
-        mock: { value: mean, cpu: `p99 |interval − 200 ms| ${percentile(jitter, 99).toFixed(1)} ms` },
+        mock: { value: percentile(jitter, 99), cpu: `p50 ${percentile(jitter, 50).toFixed(1)} ms, max ${(jitter[jitter.length - 1] ?? NaN).toFixed(1)} ms, mean interval ${mean.toFixed(1)} ms` },
         better: 'lower',
-        target: { text: '200 ms ± 5', holds: (row) => Math.abs(row.mock.value - 200) <= 5 },
+        target: { text: '≤ 5 ms', holds: (row) => row.mock.value <= 5 },
       },
       {
         section: 'faulted load',

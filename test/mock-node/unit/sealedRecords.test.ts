@@ -132,6 +132,24 @@ describe('sealed blocks: compact bytes that render back exactly', () => {
     assert.equal(block.transactions[1], items[1]);
   });
 
+  it('packs a sealed block\'s bytes on the next turn of the event loop, not on the tick that sealed it; at most two wait', async () => {
+    const items = randomBlock(4);
+    const block = blockOf(items);
+    assert.equal(block.isPacked, false, 'not packed while the seal runs');
+    assert.equal(block.transactionCount, 4);
+    assert.ok(block.hasTransactionAt(2, items[2].tx.hash));
+    assert.equal(block.transactionHash(3), items[3].tx.hash);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(block.isPacked, true, 'packed on the next turn');
+    const [first, second, third] = [blockOf(randomBlock(2)), blockOf(randomBlock(2)), blockOf(randomBlock(2))];
+    assert.deepEqual([first.isPacked, second.isPacked, third.isPacked], [true, false, false], 'a third waiting block packs the oldest at once');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual([second.isPacked, third.isPacked], [true, true]);
+    block.forgetRendered();
+    assert.deepEqual(plain(block.transactions), plain(items), 'renders back from its bytes');
+  });
+
   it('keeps whole a record its bytes would not give back (a checksummed log address), the others compact', () => {
     const items = randomBlock(6);
     const odd = items[2];
