@@ -27,3 +27,20 @@ export function uintBytes(value: bigint | number): Uint8Array {
 export function wordBytes(value: bigint): Uint8Array {
   return Buffer.from(value.toString(16).padStart(64, '0'), 'hex');
 }
+
+/**
+ * The unsigned integer of canonical big-endian bytes (no leading zero, at most 32 bytes), as RLP
+ * carries a transaction's fields; undefined when the bytes are not canonical. Up to 6 bytes (the
+ * usual nonce, gas and chain id) it is read without a hex string.
+ */
+export function canonicalUint(b: Uint8Array): bigint | undefined {
+  const length = b.length;
+  if (length === 0) return 0n;
+  if (b[0] === 0 || length > 32) return undefined;
+  if (length <= 6) {
+    let n = 0;
+    for (let i = 0; i < length; i++) n = n * 256 + b[i];
+    return BigInt(n);
+  }
+  return BigInt(bytesHex(b));
+}

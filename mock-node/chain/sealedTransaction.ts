@@ -4,6 +4,7 @@
 // transaction whose bytes do not give back exactly the record intake made (a form only ethers
 // reads) is kept whole instead (sameTransaction says which).
 import type { Hex } from './hex';
+import { canonicalUint } from './bytes';
 import { decodeRlpBytes, isList, type RlpValue } from './rlp';
 import type { AccessList, TransactionRecord } from './types';
 
@@ -18,18 +19,11 @@ function bytes(value: RlpValue | undefined): Uint8Array {
   return value;
 }
 
-/** A canonical unsigned integer of at most 32 bytes (up to 6 bytes, the usual case, without a hex string). */
+/** A canonical unsigned integer of at most 32 bytes. */
 function uint(value: RlpValue | undefined): bigint {
-  const b = bytes(value);
-  const length = b.length;
-  if (length === 0) return 0n;
-  if (b[0] === 0 || length > 32) throw new NotReadable();
-  if (length <= 6) {
-    let n = 0;
-    for (let i = 0; i < length; i++) n = n * 256 + b[i];
-    return BigInt(n);
-  }
-  return BigInt(hexOf(b));
+  const n = canonicalUint(bytes(value));
+  if (n === undefined) throw new NotReadable();
+  return n;
 }
 
 function address(value: RlpValue | undefined): Hex | null {

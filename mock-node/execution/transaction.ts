@@ -1,6 +1,7 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
 import { concat, encodeRlp, getBytes, keccak256, Signature, Transaction, ZeroHash } from 'ethers';
 import type { Hex } from '../chain/hex';
+import { canonicalUint } from '../chain/bytes';
 import type { AccessList, TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
 import { keccak256Bytes } from '../chain/keccak';
@@ -58,18 +59,11 @@ function toHex(value: Uint8Array): string {
   return '0x' + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }
 
-/** A canonical unsigned integer of at most 32 bytes (up to 6 bytes, the usual case, without a hex string). */
+/** A canonical unsigned integer of at most 32 bytes. */
 function uint(value: RlpValue | undefined): bigint {
-  const b = bytes(value);
-  const length = b.length;
-  if (length === 0) return 0n;
-  if (b[0] === 0 || length > 32) throw new NotLean();
-  if (length <= 6) {
-    let n = 0;
-    for (let i = 0; i < length; i++) n = n * 256 + b[i];
-    return BigInt(n);
-  }
-  return BigInt(toHex(b));
+  const n = canonicalUint(bytes(value));
+  if (n === undefined) throw new NotLean();
+  return n;
 }
 
 function address(value: RlpValue | undefined): string | null {
