@@ -97,7 +97,13 @@ export async function captureRows(config: BenchConfig): Promise<Row[]> {
       unit: 'blocks',
       mock: { value: queued.blocks, cpu: `${(queued.wallMs / 1000).toFixed(1)} s; gas alone needs ${queued.gasBound} at ${queued.gasPerCapture} gas each, 30M per block` },
       better: 'lower',
-      target: { text: '≤ 2 blocks', holds: (row) => row.mock.value <= 2 },
+      // Issue 13 asked for 2 blocks, before a capture's gas matched USDC's (85,803): since then
+      // 1,000 captures need more gas than two 30M blocks hold, so the target is the larger of
+      // the two, and it says so.
+      target: {
+        text: queued.gasBound > 2 ? `≤ ${queued.gasBound} blocks (2, or what gas alone needs)` : '≤ 2 blocks',
+        holds: (row) => row.mock.value <= Math.max(2, queued.gasBound),
+      },
     },
   ];
 }
