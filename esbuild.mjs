@@ -35,7 +35,7 @@ const wasmBesideBundle = {
 // for mock-node/package/sea.mjs) with them inside.
 const sea = process.argv.includes('--sea');
 // ws, needed from the first WebSocket upgrade on, is dist/mock-node-ws.js the same way.
-const LAZY_BUNDLES = { express: 'mock-node-express.js', ws: 'mock-node-ws.js' };
+const LAZY_BUNDLES = { express: 'mock-node-express.js', ws: 'mock-node-ws.js', ethers: 'mock-node-ethers.js' };
 // The EVM (mock-node/execution/evm/machine.ts with @ethereumjs/evm), required by
 // mock-node/execution/evm/index.ts only when a message first meets code: dist/mock-node-evm.js.
 const EVM_BUNDLE = 'mock-node-evm.js';
@@ -45,6 +45,35 @@ const lazyBesideBundle = {
     build.onResolve({ filter: /^(express|ws)$/ }, (args) => (args.kind === 'require-call' ? { path: `./${LAZY_BUNDLES[args.path]}`, external: true } : undefined));
     build.onResolve({ filter: /^\.\/machine$/ }, (args) =>
       args.kind === 'require-call' && /execution[\\/]evm$/.test(args.resolveDir) ? { path: `./${EVM_BUNDLE}`, external: true } : undefined);
+  },
+};
+
+// ethers (with @noble/curves and aes-js, a third of the CLI bundle) is needed by what the first
+// answers do not do: signing, transaction parsing, ABI coding, HD derivation of a custom mnemonic.
+// In the CLI, 'ethers' resolves to a stand-in: its small byte and hex helpers (ETHERS_IN_CLI) come
+// from ethers inside the bundle, every other export is a getter that requires
+// dist/mock-node-ethers.js (ethers alone, a bundle beside the CLI) on its first use. Start-up so
+// neither reads, compiles nor evaluates the rest of ethers. A use at a module's top level would
+// load it at start again: test/mock-node/cli/lazyStartup.test.ts checks it stays unloaded.
+const ETHERS_BUNDLE = 'mock-node-ethers.js';
+const ETHERS_IN_CLI = ['concat', 'dataLength', 'dataSlice', 'getBytes', 'hexlify', 'toBeHex', 'zeroPadValue', 'ZeroHash', 'formatUnits', 'parseUnits', 'toUtf8Bytes', 'toUtf8String', 'encodeRlp'];
+const ETHERS_LAZY = Object.keys(require('ethers')).filter((name) => !ETHERS_IN_CLI.includes(name) && name !== 'default' && name !== '__esModule');
+const lazyEthers = {
+  name: 'lazy-ethers',
+  setup(build) {
+    build.onResolve({ filter: /^ethers$/ }, (args) => (args.namespace === 'lazy-ethers' ? undefined : { path: 'ethers', namespace: 'lazy-ethers' }));
+    build.onResolve({ filter: /^ethers-on-use$/ }, () => ({ path: 'ethers-on-use', namespace: 'lazy-ethers' }));
+    build.onResolve({ filter: /^\.\/mock-node-ethers\.js$/, namespace: 'lazy-ethers' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /^ethers$/, namespace: 'lazy-ethers' }, () => ({
+      loader: 'js', resolveDir: '.',
+      contents: `export { ${ETHERS_IN_CLI.join(', ')} } from 'ethers';\nexport * from 'ethers-on-use';`,
+    }));
+    build.onLoad({ filter: /^ethers-on-use$/, namespace: 'lazy-ethers' }, () => ({
+      loader: 'js', resolveDir: '.',
+      contents: `let ethers;
+const load = () => ethers ??= require('./${ETHERS_BUNDLE}');
+for (const name of ${JSON.stringify(ETHERS_LAZY)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+    }));
   },
 };
 
@@ -72,7 +101,7 @@ const common = {
 // function names for errors), and wrapped in the loader of mock-node/package/codeCache.mjs, which
 // compiles it with V8's code cache (dist/mock-node.cache, made below by a training run).
 const CLI = 'dist/mock-node.js';
-const cli = { ...common, entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, keepNames: true, sourcemap: false, write: false };
+const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, keepNames: true, sourcemap: false, write: false };
 
 const builds = sea ? [
   { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/seaMain.ts'], outfile: 'dist/mock-node-sea.js' },

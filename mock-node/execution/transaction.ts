@@ -232,9 +232,10 @@ function undecodable(error: unknown): ChainError {
 /**
  * Anvil's signature on an impersonated sender's transaction (anvil_impersonateAccount): r = 0,
  * s = 0, yParity 0. No key makes it, so such a transaction is recognisable and cannot be sent raw
- * (eth_sendRawTransaction fails to recover a signer from it, as on Anvil).
+ * (eth_sendRawTransaction fails to recover a signer from it, as on Anvil). Made on use, not at
+ * import: the CLI loads ethers on its first use only (esbuild.mjs).
  */
-export const IMPERSONATED_SIGNATURE = Signature.from({ r: ZeroHash, s: ZeroHash, yParity: 0 });
+const impersonatedSignature = (): Signature => Signature.from({ r: ZeroHash, s: ZeroHash, yParity: 0 });
 
 function isImpersonatedSignature(signature: Signature): boolean {
   return signature.r === ZeroHash && signature.s === ZeroHash;
@@ -255,7 +256,7 @@ function transactionHash(encoded: string, signature: Signature, from: Hex): Hex 
 /** An unsigned transaction sent for an impersonated sender, with Anvil's fixed signature. */
 export function impersonatedTransaction(unsigned: Transaction, from: Hex): TransactionRecord {
   const tx = unsigned.clone();
-  tx.signature = IMPERSONATED_SIGNATURE;
+  tx.signature = impersonatedSignature();
   return fromEthers(tx, tx.serialized.toLowerCase(), from);
 }
 

@@ -58,7 +58,8 @@ const GENESIS_MINTER_ALLOWANCE = MAX_UINT256;
  */
 export const STABLE_TOKEN_CODE: Hex = FIAT_TOKEN_PROXY_RUNTIME;
 
-const abi = AbiCoder.defaultAbiCoder();
+/** ethers' ABI coder, fetched on use, not at import (the CLI loads ethers on its first use: esbuild.mjs). */
+const abi = { encode: (types: readonly string[], values: readonly unknown[]): string => AbiCoder.defaultAbiCoder().encode(types, values) };
 let tokenInterface: Interface | undefined;
 /** The token's ABI as an ethers Interface, parsed on first use (parsing it was a tenth of start-up). */
 export function stableTokenInterface(): Interface {

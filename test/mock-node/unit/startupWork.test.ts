@@ -6,12 +6,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getCreateAddress, keccak256 } from 'ethers';
+import { getCreateAddress, keccak256, Wallet } from 'ethers';
 import { bytesHex } from '../../../mock-node/chain/bytes';
 import { EMPTY_ROOT_BYTES } from '../../../mock-node/chain/trieRoot';
 import { createdAddress } from '../../../mock-node/execution/createdAddress';
 import { EMPTY_ROOT } from '../../../mock-node/state/persistentTrie';
 import { CLI, ensureCliBuilt } from '../../helpers/cli';
+import { rpc } from '../../helpers/rpc';
 
 describe('start-up: work left out', () => {
   it('the empty trie root constants are keccak(rlp(""))', () => {
@@ -55,4 +56,66 @@ process.stdout.write = (chunk, ...rest) => { if (!done && String(chunk).startsWi
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the CLI bundle answers its first requests without loading ethers (dist/mock-node-ethers.js)', async function () {
+    this.timeout(60_000);
+    ensureCliBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'mock-node-startup-bundles-'));
+    try {
+      // On SIGUSR2 the process writes the files it required so far (the lazy bundles are required by path).
+      const out = join(dir, 'required.json');
+      const preload = join(dir, 'preload.js');
+      writeFileSync(preload, `process.on('SIGUSR2', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));`);
+      const child = spawn(process.execPath, ['-r', preload, CLI, '--port', '0', '--json-logs', '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            const line = output.split('\n').find((l) => l.startsWith('{"listening"'));
+            if (line) resolve((JSON.parse(line) as { listening: { url: string } }).listening.url);
+          });
+          child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${output}`)));
+        });
+        assert.equal(await rpc(url, 'eth_chainId'), '0x7a69');
+        assert.match(await rpc(url, 'eth_blockNumber'), /^0x[0-9a-f]+$/);
+        const before = await required(child, out);
+        assert.ok(before.includes(CLI), 'the list is the CLI process\'s');
+        assert.ok(!before.some((file) => file.endsWith('mock-node-ethers.js')), `ethers loaded at start: ${before.join(', ')}`);
+        // The stand-in loads it on the first use of what it left out (here a signed transaction's parsing).
+        const raw = await Wallet.fromPhrase('test test test test test test test test test test test junk').signTransaction({
+          to: '0x000000000000000000000000000000000000dEaD', value: 1n, nonce: 0, gasLimit: 21000, chainId: 31337, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n,
+        });
+        assert.equal(await rpc(url, 'eth_sendRawTransaction', [raw]), keccak256(raw));
+        assert.equal((await rpc(url, 'eth_signTypedData_v4', [DEV_ACCOUNT_0, TYPED_DATA])).length, 132);
+        assert.ok((await required(child, out)).some((file) => file.endsWith('mock-node-ethers.js')), 'signing typed data did not load ethers');
+      } finally {
+        child.kill('SIGTERM');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+const DEV_ACCOUNT_0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const TYPED_DATA = {
+  types: { EIP712Domain: [{ name: 'name', type: 'string' }], Mail: [{ name: 'contents', type: 'string' }] },
+  primaryType: 'Mail',
+  domain: { name: 'startup test' },
+  message: { contents: 'hello' },
+};
+
+/** The files the CLI process has required, as its preload writes them on SIGUSR2. */
+async function required(child: ReturnType<typeof spawn>, out: string): Promise<string[]> {
+  rmSync(out, { force: true });
+  child.kill('SIGUSR2');
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    try {
+      return JSON.parse(readFileSync(out, 'utf8')) as string[];
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  throw new Error('the CLI did not write its required files');
+}
