@@ -24,6 +24,7 @@ import { TransactionQueue } from './transactionQueue';
 import { HashIndex } from './hashIndex';
 import { RecentHashes } from './recentHashes';
 import { SealedBlock } from './sealedBlock';
+import { SlotTimer } from './slotTimer';
 import type { BlockRecord, IncludedTransaction, TransactionRecord } from './types';
 
 /** Base's fee vault: where the sequencer's fees go on OP Stack chains. */
@@ -109,10 +110,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   private building!: BlockInProgress;
   private pendingSnapshot!: BlockRecord;
   private tail: Promise<unknown> = Promise.resolve();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking = false;
+  private timer: SlotTimer | undefined;
   private timersOn = false;
-  private timerGeneration = 0;
+  /** While a timer tick runs: the slot its flashblock is announced at (slotTimer.ts). */
+  private announceAt: { timer: SlotTimer; slotAt: number } | undefined;
   private perBlock: number;
   private mining: MiningMode;
   /** evm_setBlockGasLimit, anvil_setCoinbase, anvil_setNextBlockBaseFeePerGas: what the next blocks get. */
@@ -475,6 +476,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   startTimers(): void {
     this.timersOn = true;
     this.restartTimer();
+    // The first cut's cold work (planting the genesis tries) in the idle time before the first
+    // slot, not inside that slot's cut.
+    const interval = this.timerInterval();
+    if (interval !== undefined) setTimeout(() => void this.exclusive(async () => this.stateTrie.prepare()), interval / 2).unref();
   }
 
   stopTimers(): void {
@@ -575,36 +580,22 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private clearTimer(): void {
-    this.timerGeneration++;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.stop();
     this.timer = undefined;
   }
 
+  /** Flashblocks on fixed slots: each is cut just before its slot and announced at it; a missed slot is skipped (slotTimer.ts). */
   private restartTimer(): void {
     this.clearTimer();
     const interval = this.timerInterval();
     if (!this.timersOn || interval === undefined) return;
-    const generation = this.timerGeneration;
-    const started = Date.now();
-    let ticks = 0;
-    const schedule = () => {
-      ticks++;
-      const delay = Math.max(0, started + ticks * interval - Date.now());
-      this.timer = setTimeout(onTick, delay);
-      this.timer.unref();
-    };
-    const onTick = () => {
-      if (generation !== this.timerGeneration) return;
-      schedule();
-      if (this.ticking) return; // a slow tick is skipped, never queued up
-      this.ticking = true;
-      this.exclusive(() => this.tick())
-        .catch((error: unknown) => this.logger.error('flashblock failed', { error: (error as Error)?.stack ?? String(error) }))
-        .finally(() => {
-          this.ticking = false;
-        });
-    };
-    schedule();
+    const timer: SlotTimer = new SlotTimer(interval, (slotAt): Promise<void> =>
+      this.exclusive(() => this.tick(timer, slotAt)).catch((error: unknown) =>
+        this.logger.error('flashblock failed', { error: (error as Error)?.stack ?? String(error) }),
+      ),
+    );
+    this.timer = timer;
+    timer.start();
   }
 
   // ---- snapshots (evm_snapshot / evm_revert) ----------------------------------------------
@@ -781,11 +772,17 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  private async tick(): Promise<void> {
-    if (this.mining.kind === 'interval' && this.building.flashblockIndex >= this.perBlock - 1) {
-      await this.seal();
-    } else {
-      await this.flashblock();
+  private async tick(timer: SlotTimer, slotAt: number): Promise<void> {
+    if (timer !== this.timer) return; // the timers restarted while this tick waited its turn
+    this.announceAt = { timer, slotAt };
+    try {
+      if (this.mining.kind === 'interval' && this.building.flashblockIndex >= this.perBlock - 1) {
+        await this.seal();
+      } else {
+        await this.flashblock();
+      }
+    } finally {
+      this.announceAt = undefined;
     }
   }
 
@@ -830,6 +827,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     await block.append(added, state);
     block.flashblockIndex++;
     this.pendingSnapshot = block.snapshot(false);
+    // A timer's flashblock is announced at its slot, however long its cut took (reads already see it).
+    const announce = this.announceAt;
+    this.announceAt = undefined;
+    if (announce) await announce.timer.waitForSlot(announce.slotAt);
     for (const item of added) this.resolveWaiters(item.tx.hash, item);
     for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason }));
     this.emit('flashblock', this.pendingSnapshot, added);

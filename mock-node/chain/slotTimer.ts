@@ -1,0 +1,132 @@
+// The flashblock timer: fixed slots every `interval` ms on a monotonic clock, counted from start
+// (never from the previous tick, so lateness does not add up). Each slot's work starts `lead` ms
+// early and its result goes out at the slot itself (waitForSlot), so the time a cut takes does not
+// move the cadence; the lead follows the slowest recent cuts. A slot missed by more than half an
+// interval (the event loop was held, or the previous slot's work still runs) is skipped: the next
+// one comes at its own time, never a burst of catch-up slots, as Base's flashblocks skip a slot.
+
+/** The clock and timers the slot timer runs on (a fake one in tests). */
+export interface SlotClock {
+  /** Milliseconds on a monotonic clock (fractional). */
+  now(): number;
+  setTimer(callback: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  /** Waits, without yielding, until now() reaches `until` (under a millisecond: finer than a timer). */
+  spin(until: number): void;
+}
+
+export const systemSlotClock: SlotClock = {
+  now: () => performance.now(),
+  setTimer(callback, ms) {
+    const handle = setTimeout(callback, ms);
+    handle.unref();
+    return handle;
+  },
+  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  spin(until) {
+    while (performance.now() < until) {
+      // a sub-millisecond busy wait
+    }
+  },
+};
+
+/** Recent cut durations the lead is sized from. */
+const RECENT_CUTS = 16;
+/** Below this much time to wait, the wait is a short spin, not a timer (timers have 1 ms granularity). */
+const SPIN_MS = 1;
+
+export class SlotTimer {
+  private started = 0;
+  /** Index of the next slot to run (slot k is at started + k * interval). */
+  private next = 1;
+  private handle: unknown;
+  private running = false;
+  private readonly cuts: number[] = [];
+  private wokeAt = 0;
+  /** When the last slot's work ended (its announcement): the next slot is at least half an interval later. */
+  private lastEnd = -Infinity;
+
+  /**
+   * `run(slotAt)`: the slot's work; it calls waitForSlot(slotAt) when its result is ready to go
+   * out. The next slot is armed once it ends, so slots that pass meanwhile are skipped.
+   */
+  constructor(
+    readonly interval: number,
+    private readonly run: (slotAt: number) => Promise<unknown>,
+    private readonly clock: SlotClock = systemSlotClock,
+  ) {}
+
+  start(): void {
+    this.stop();
+    this.running = true;
+    this.started = this.clock.now();
+    this.next = 1;
+    this.lastEnd = -Infinity;
+    this.arm();
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.handle !== undefined) this.clock.clearTimer(this.handle);
+    this.handle = undefined;
+  }
+
+  /**
+   * How early a slot's work starts: twice the slowest of the recent cuts, within [interval / 20,
+   * interval / 4] (10 to 50 ms at 200 ms); a tenth of the interval before the first cut.
+   */
+  get lead(): number {
+    if (this.cuts.length === 0) return this.interval / 10;
+    return Math.min(this.interval / 4, Math.max(this.interval / 20, 2 * Math.max(...this.cuts)));
+  }
+
+  /** When slot `index` is due. */
+  slotTime(index: number): number {
+    return this.started + index * this.interval;
+  }
+
+  /**
+   * Resolves at `slotAt` (at once when it has passed): the slot's result goes out on time. The time
+   * since the slot's work woke up is recorded for the lead.
+   */
+  async waitForSlot(slotAt: number): Promise<void> {
+    this.cuts.push(this.clock.now() - this.wokeAt);
+    if (this.cuts.length > RECENT_CUTS) this.cuts.shift();
+    for (;;) {
+      const left = slotAt - this.clock.now();
+      if (left <= 0) return;
+      if (left <= SPIN_MS) return this.clock.spin(slotAt);
+      await new Promise<void>((resolve) => this.clock.setTimer(resolve, left - SPIN_MS));
+    }
+  }
+
+  private arm(): void {
+    if (!this.running) return;
+    const earliest = Math.ceil((this.lastEnd + this.interval / 2 - this.started) / this.interval);
+    if (earliest > this.next) this.next = earliest;
+    const wakeAt = this.slotTime(this.next) - this.lead;
+    this.handle = this.clock.setTimer(() => this.wake(), Math.max(0, wakeAt - this.clock.now()));
+  }
+
+  private wake(): void {
+    this.handle = undefined;
+    if (!this.running) return;
+    const now = this.clock.now();
+    // Slots already more than half an interval behind are skipped, not run one after another.
+    const nearest = Math.floor((now - this.started) / this.interval + 0.5);
+    if (nearest > this.next) this.next = nearest;
+    const slotAt = this.slotTime(this.next);
+    if (slotAt - now > this.lead + 1) {
+      this.arm(); // woke before the slot's lead (the slot it woke for was skipped): wait for it
+      return;
+    }
+    this.next++;
+    this.wokeAt = now;
+    // The next slot is armed when this one's work ends: a slot that passes while it still runs
+    // (it waited for another change) is skipped.
+    this.run(slotAt).finally(() => {
+      this.lastEnd = this.clock.now();
+      this.arm();
+    });
+  }
+}

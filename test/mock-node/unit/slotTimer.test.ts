@@ -1,0 +1,167 @@
+// The flashblock slot timer (chain/slotTimer.ts) on a hand-run clock: each slot's work starts
+// early enough to be announced at its slot, the lead follows how long the work takes, a missed
+// slot is skipped instead of a burst of catch-up slots, and a slot whose previous work still runs
+// is skipped. No wall-clock time is measured: the clock moves only when the test moves it.
+import assert from 'node:assert/strict';
+import { SlotTimer, type SlotClock } from '../../../mock-node/chain/slotTimer';
+
+interface FakeTimer {
+  at: number;
+  order: number;
+  callback: () => void;
+}
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+class HandRunClock implements SlotClock {
+  time = 10_000;
+  private timers: FakeTimer[] = [];
+  private order = 0;
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimer(callback: () => void, ms: number): unknown {
+    const timer: FakeTimer = { at: this.time + Math.max(0, ms), order: this.order++, callback };
+    this.timers.push(timer);
+    return timer;
+  }
+
+  clearTimer(handle: unknown): void {
+    this.timers = this.timers.filter((timer) => timer !== handle);
+  }
+
+  spin(until: number): void {
+    if (until > this.time) this.time = until;
+  }
+
+  /** Moves the clock `ms` forward, firing each timer when it falls due (promises settle in between). */
+  async advance(ms: number): Promise<void> {
+    const until = this.time + ms;
+    for (;;) {
+      await settle();
+      const due = this.timers.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at || a.order - b.order)[0];
+      if (!due) break;
+      this.timers.splice(this.timers.indexOf(due), 1);
+      this.time = Math.max(this.time, due.at);
+      due.callback();
+    }
+    this.time = until;
+    await settle();
+  }
+
+  /** The event loop was held for `ms`: the clock moves on and no timer fires meanwhile. */
+  stall(ms: number): void {
+    this.time += ms;
+  }
+}
+
+/** A slot timer whose work takes `cutMs(slot)` of clock time and records when each slot is announced. */
+function slots(clock: HandRunClock, cutMs: (slotIndex: number) => number, interval = 200) {
+  const ran: number[] = [];
+  const announced: number[] = [];
+  const start = clock.now();
+  const timer: SlotTimer = new SlotTimer(
+    interval,
+    async (slotAt) => {
+      const index = Math.round((slotAt - start) / interval);
+      ran.push(index);
+      clock.time += cutMs(index);
+      await timer.waitForSlot(slotAt);
+      announced.push(clock.now() - start);
+    },
+    clock,
+  );
+  timer.start();
+  return { timer, ran, announced };
+}
+
+describe('SlotTimer: flashblocks on fixed slots', () => {
+  it('announces each slot at its time, however long its cut takes within the lead', async () => {
+    const clock = new HandRunClock();
+    const cuts = [3, 9, 8, 10, 1, 6, 2, 0.5, 7, 4];
+    const { timer, announced, ran } = slots(clock, (index) => cuts[(index - 1) % cuts.length]);
+    await clock.advance(200 * 10 + 50);
+    timer.stop();
+    assert.deepEqual(ran, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(announced, [200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000]);
+  });
+
+  it('a cut slower than the lead is announced when it is ready, and the lead grows for the next slots', async () => {
+    const clock = new HandRunClock();
+    const { timer, announced } = slots(clock, () => 40);
+    assert.equal(timer.lead, 20, 'a tenth of the interval before any cut');
+    await clock.advance(200 * 4 + 10);
+    timer.stop();
+    assert.equal(announced[0], 220, 'the first cut took 40 ms with a 20 ms lead');
+    assert.equal(timer.lead, 50, 'twice the slowest recent cut, at most a quarter of the interval');
+    assert.deepEqual(announced.slice(1), [400, 600, 800]);
+  });
+
+  it('the lead shrinks again when the cuts get faster', async () => {
+    const clock = new HandRunClock();
+    const { timer } = slots(clock, (index) => (index === 1 ? 20 : 2));
+    await clock.advance(210);
+    assert.equal(timer.lead, 40);
+    await clock.advance(200 * 30);
+    timer.stop();
+    assert.equal(timer.lead, 10, 'a twentieth of the interval at least');
+  });
+
+  it('after a stall longer than an interval the missed slots are skipped, not cut one after another', async () => {
+    const clock = new HandRunClock();
+    const { timer, ran, announced } = slots(clock, () => 2);
+    await clock.advance(410);
+    assert.deepEqual(announced, [200, 400]);
+    clock.stall(640); // the event loop was held from 410 to 1050: slots 3, 4 and 5 passed
+    await clock.advance(400);
+    timer.stop();
+    assert.deepEqual(ran, [1, 2, 5, 6, 7], 'slots 3 and 4 skipped; slot 5, 50 ms behind, is cut at once');
+    assert.deepEqual(announced, [200, 400, 1052, 1200, 1400]);
+    for (let i = 1; i < announced.length; i++) assert.ok(announced[i] - announced[i - 1] >= 100, `announcements ${announced[i - 1]} and ${announced[i]} are a burst`);
+  });
+
+  it('after a stall that ends closer to the next slot, that slot comes at its own time', async () => {
+    const clock = new HandRunClock();
+    const { timer, ran, announced } = slots(clock, () => 2);
+    await clock.advance(410);
+    clock.stall(740); // held until 1150: slot 5 is 150 ms behind, slot 6 is 50 ms ahead
+    await clock.advance(300);
+    timer.stop();
+    assert.deepEqual(ran, [1, 2, 6, 7]);
+    assert.deepEqual(announced, [200, 400, 1200, 1400]);
+  });
+
+  it('a slot whose previous work still runs is skipped', async () => {
+    const clock = new HandRunClock();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const ran: number[] = [];
+    const start = clock.now();
+    const timer: SlotTimer = new SlotTimer(
+      200,
+      async (slotAt) => {
+        ran.push(slotAt - start);
+        if (slotAt - start === 200) await gate; // held (another change had the chain) until 450
+        await timer.waitForSlot(slotAt);
+      },
+      clock,
+    );
+    timer.start();
+    await clock.advance(450);
+    release();
+    await clock.advance(400);
+    timer.stop();
+    assert.deepEqual(ran, [200, 600, 800], 'slot 2 passed while slot 1 was held; slot 3 comes at its own time');
+  });
+
+  it('stop() ends the slots', async () => {
+    const clock = new HandRunClock();
+    const { timer, ran } = slots(clock, () => 1);
+    await clock.advance(450);
+    timer.stop();
+    await clock.advance(1000);
+    assert.deepEqual(ran, [1, 2]);
+  });
+});
