@@ -8,6 +8,7 @@ import { percentile, post, rpcBody } from '../rpcClient';
 import type { Row } from '../table';
 import { devKeys, signTransaction } from '../traffic';
 import { size, type BenchConfig } from './config';
+import { cpuWaitText, mainThreadCpuWaitMs } from './cpuWait';
 
 export async function cadenceRows(config: BenchConfig): Promise<Row[]> {
   const [sender, receiver] = devKeys(2);
@@ -17,10 +18,12 @@ export async function cadenceRows(config: BenchConfig): Promise<Row[]> {
   try {
     const chain = node.core.services.chain;
     const stamps: number[] = [];
+    const waits: number[] = [];
     const seen = new Map<string, number>();
     chain.on('flashblock', (_pending, added) => {
       const now = performance.now();
       stamps.push(now);
+      waits.push(mainThreadCpuWaitMs());
       for (const item of added) seen.set(item.tx.hash, now);
     });
     const latencies: number[] = [];
@@ -40,7 +43,7 @@ export async function cadenceRows(config: BenchConfig): Promise<Row[]> {
         section: 'flashblocks',
         what: `|interval − 200 ms| p99 over ${intervals.length} intervals`,
         unit: 'ms',
-        mock: { value: percentile(jitter, 99), cpu: `p50 ${percentile(jitter, 50).toFixed(1)} ms` },
+        mock: { value: percentile(jitter, 99), cpu: `p50 ${percentile(jitter, 50).toFixed(1)} ms, max ${(jitter[jitter.length - 1] ?? NaN).toFixed(1)} ms${cpuWaitText(waits)}` },
         better: 'lower',
         target: { text: '≤ 5 ms', holds: (row) => row.mock.value <= 5 },
       },
