@@ -86,16 +86,24 @@ export class SlotTimer {
   }
 
   /**
-   * Resolves at `slotAt` (at once when it has passed): the slot's result goes out on time. The time
-   * since the slot's work woke up is recorded for the lead.
+   * Resolves at `slotAt` (at once when it has passed): the slot's result goes out on time. The
+   * lead this slot needed is recorded: the time since its work woke up, or, when other work held
+   * the event loop past the slot while it waited (a sealed block packed on the next turn), the
+   * lead it had plus how late it went out.
    */
   async waitForSlot(slotAt: number): Promise<void> {
-    this.cuts.push(this.clock.now() - this.wokeAt);
+    const cut = this.clock.now() - this.wokeAt;
+    await this.until(slotAt);
+    const late = this.clock.now() - slotAt;
+    this.cuts.push(late > 0 ? Math.max(cut, slotAt - this.wokeAt + late) : cut);
     if (this.cuts.length > RECENT_CUTS) this.cuts.shift();
+  }
+
+  private async until(at: number): Promise<void> {
     for (;;) {
-      const left = slotAt - this.clock.now();
+      const left = at - this.clock.now();
       if (left <= 0) return;
-      if (left <= SPIN_MS) return this.clock.spin(slotAt);
+      if (left <= SPIN_MS) return this.clock.spin(at);
       await new Promise<void>((resolve) => this.clock.setTimer(resolve, left - SPIN_MS));
     }
   }

@@ -99,6 +99,28 @@ describe('SlotTimer: flashblocks on fixed slots', () => {
     assert.deepEqual(announced.slice(1), [400, 600, 800]);
   });
 
+  it('work that holds the event loop past the slot while the cut waits (a sealed block packed on the next turn) grows the lead too', async () => {
+    const clock = new HandRunClock();
+    const announced: number[] = [];
+    const start = clock.now();
+    const timer: SlotTimer = new SlotTimer(
+      200,
+      async (slotAt) => {
+        clock.time += 2;
+        // Every fifth slot leaves 25 ms of work for the next turn of the event loop.
+        if (Math.round((slotAt - start) / 200) % 5 === 1) clock.setTimer(() => (clock.time += 25), 0);
+        await timer.waitForSlot(slotAt);
+        announced.push(clock.now() - start);
+      },
+      clock,
+    );
+    timer.start();
+    await clock.advance(200 * 11 + 10);
+    timer.stop();
+    assert.equal(announced[0], 207, 'woke 20 ms early, cut in 2, then 25 ms of other work');
+    assert.deepEqual(announced.slice(1), [400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200]);
+  });
+
   it('the lead shrinks again when the cuts get faster', async () => {
     const clock = new HandRunClock();
     const { timer } = slots(clock, (index) => (index === 1 ? 20 : 2));
