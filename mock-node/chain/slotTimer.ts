@@ -32,6 +32,10 @@ export const systemSlotClock: SlotClock = {
 
 /** Recent cut durations the lead is sized from. */
 const RECENT_CUTS = 16;
+/** Bounds of the lead in milliseconds, whatever the interval (a 12 s block without flashblocks too). */
+const MIN_LEAD_MS = 10;
+const FIRST_LEAD_MS = 20;
+const MAX_LEAD_MS = 50;
 /** Below this much time to wait, the wait is a short spin, not a timer (timers have 1 ms granularity). */
 const SPIN_MS = 1;
 
@@ -73,11 +77,14 @@ export class SlotTimer {
 
   /**
    * How early a slot's work starts: twice the slowest of the recent cuts, within [interval / 20,
-   * interval / 4] (10 to 50 ms at 200 ms); a tenth of the interval before the first cut.
+   * interval / 4] and never more than 10 to 50 ms (the chain stays held while its cut waits for
+   * the slot, and a transaction sent meanwhile waits for the next one); a tenth of the interval
+   * (at most 20 ms) before the first cut. 10 to 50 ms at 200 ms.
    */
   get lead(): number {
-    if (this.cuts.length === 0) return this.interval / 10;
-    return Math.min(this.interval / 4, Math.max(this.interval / 20, 2 * Math.max(...this.cuts)));
+    const floor = Math.min(this.interval / 20, MIN_LEAD_MS);
+    if (this.cuts.length === 0) return Math.min(this.interval / 10, FIRST_LEAD_MS);
+    return Math.min(this.interval / 4, MAX_LEAD_MS, Math.max(floor, 2 * Math.max(...this.cuts)));
   }
 
   /** When slot `index` is due. */

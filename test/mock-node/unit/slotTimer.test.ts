@@ -121,6 +121,16 @@ describe('SlotTimer: flashblocks on fixed slots', () => {
     assert.deepEqual(announced.slice(1), [400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200]);
   });
 
+  it('a long interval (blocks without flashblocks) keeps the lead within 50 ms', async () => {
+    const clock = new HandRunClock();
+    const { timer, announced } = slots(clock, () => 300, 5000);
+    assert.equal(timer.lead, 20);
+    await clock.advance(5000 * 3 + 10);
+    timer.stop();
+    assert.equal(timer.lead, 50);
+    assert.deepEqual(announced, [5280, 10250, 15250], 'a 300 ms cut with a 20 ms lead, then 50 ms');
+  });
+
   it('the lead shrinks again when the cuts get faster', async () => {
     const clock = new HandRunClock();
     const { timer } = slots(clock, (index) => (index === 1 ? 20 : 2));
