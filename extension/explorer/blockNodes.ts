@@ -44,6 +44,10 @@ function errorNode(id: string, endpointId: string, error: string, needsDedicated
   };
 }
 
+function messageNode(id: string, endpointId: string, label: string, description?: string): NodeSpec {
+  return { id, endpointId, kind: 'message', collapsible: 'none', label, description };
+}
+
 export function fieldNode(id: string, endpointId: string, name: string, value: unknown, display?: string): NodeSpec {
   const raw = typeof value === 'string' ? value : JSON.stringify(value);
   return {
@@ -201,11 +205,13 @@ export function blockNode(ep: EndpointView, tagView: TagView, ctx: DecodeContext
     id, endpointId: ep.id, kind: 'block', collapsible: 'collapsed', icon: tagView.tag === 'pending' ? 'pulse' : 'package',
     label: tagView.tag, request: { method: 'eth_getBlockByNumber', params: [tagView.tag, true] },
   };
-  if (!loaded) return { ...base, description: 'loading…', children: [] };
+  // Never an expandable row without children: one the user keeps open would show an open twistie
+  // over nothing while it loads; it says what it waits for instead.
+  if (!loaded) return { ...base, description: 'loading…', children: [messageNode(`${id}/loading`, ep.id, 'loading…')] };
   if (!loaded.ok) return { ...base, description: 'error', children: [errorNode(`${id}/error`, ep.id, loaded.error)] };
   const block = loaded.value;
   const title = blockTitle(tagView.tag, block, head);
-  if (!block) return { ...base, label: title.label, children: [] };
+  if (!block) return { ...base, label: title.label, children: [messageNode(`${id}/none`, ep.id, `no ${tagView.tag} block`, 'the endpoint answered null')] };
   const param = blockParam(tagView.tag, block);
   const txs = block.transactions;
   const fields = headerFields(id, ep.id, block);

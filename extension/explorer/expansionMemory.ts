@@ -24,10 +24,12 @@ export class ExpansionMemory {
   private readonly opening = new Set<string>();
   private known: Set<string> | undefined;
 
-  constructor(private readonly memento: Memento) {
+  /** `log`: a line for each row remembered (the output channel's debug level). */
+  constructor(private readonly memento: Memento, private readonly log: (line: string) => void = () => undefined) {
     const saved = memento.get<Saved>(KEY);
     this.expanded = new Set(Array.isArray(saved?.expanded) ? saved.expanded : []);
     this.collapsed = new Set(Array.isArray(saved?.collapsed) ? saved.collapsed : []);
+    log(`tree rows remembered from the workspace state: ${this.expanded.size} expanded, ${this.collapsed.size} collapsed`);
   }
 
   /**
@@ -62,6 +64,8 @@ export class ExpansionMemory {
   recordRow(spec: NodeSpec, expanded: boolean): void {
     if (!expanded && spec.collapsible === 'expanded') {
       this.expanded.delete(spec.id);
+      this.log(`row ${spec.id} collapsed (open by default: not kept closed)`);
+      this.save(`${spec.id} collapsed`);
       return;
     }
     this.record(spec.id, expanded);
@@ -73,7 +77,20 @@ export class ExpansionMemory {
     set.delete(id);
     set.add(id);
     if (!expanded) this.opening.delete(id);
+    this.log(`row ${id} ${expanded ? 'expanded' : 'collapsed'} (kept across reloads)`);
     for (const s of [this.expanded, this.collapsed]) while (s.size > MAX_IDS) s.delete(s.values().next().value as string);
-    void this.memento.update(KEY, { expanded: [...this.expanded], collapsed: [...this.collapsed] } satisfies Saved);
+    this.save(`${id} ${expanded ? 'expanded' : 'collapsed'}`);
+  }
+
+  /**
+   * Writes the sets to the workspace state (asynchronously: the log says when the workbench has
+   * them, which a window reload then keeps).
+   */
+  private save(after: string): void {
+    const saved = { expanded: [...this.expanded], collapsed: [...this.collapsed] } satisfies Saved;
+    void Promise.resolve(this.memento.update(KEY, saved)).then(
+      () => this.log(`tree rows saved (after ${after}): ${saved.expanded.length} expanded, ${saved.collapsed.length} collapsed`),
+      (error: unknown) => this.log(`tree rows not saved (after ${after}): ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 }

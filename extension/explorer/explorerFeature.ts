@@ -43,7 +43,7 @@ export function activateExplorer(
   output: vscode.LogOutputChannel,
 ): { api: ExplorerApi; disposables: vscode.Disposable[] } {
   const model = new ExplorerModel(() => registry.list(), () => readSettings());
-  const expansion = new ExpansionMemory(context.workspaceState);
+  const expansion = new ExpansionMemory(context.workspaceState, (line) => output.debug(line));
   expansion.endpointsAre(registry.list().map((e) => e.id));
   const tree = new ExplorerTreeProvider(model, (id) => registry.get(id)?.source !== 'mock', (spec) => expansion.stateOf(spec));
   const treeView = vscode.window.createTreeView(RPC_EXPLORER_VIEW, { treeDataProvider: tree, showCollapseAll: true });

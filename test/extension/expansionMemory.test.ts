@@ -47,4 +47,20 @@ describe('explorer expansion memory', () => {
     after.record('a', true);
     assert.equal(new ExpansionMemory(memento).stateOf(spec('a')), 'expanded');
   });
+
+  it('says in its log what it remembered, and when the workspace state has it', async () => {
+    const memento = new FakeMemento();
+    const lines: string[] = [];
+    const memory = new ExpansionMemory(memento, (line) => lines.push(line));
+    memory.recordRow(spec('a/block'), true);
+    await new Promise((resolve) => setImmediate(resolve));
+    const reloaded: string[] = [];
+    new ExpansionMemory(memento, (line) => reloaded.push(line));
+    assert.deepEqual(lines, [
+      'tree rows remembered from the workspace state: 0 expanded, 0 collapsed',
+      'row a/block expanded (kept across reloads)',
+      'tree rows saved (after a/block expanded): 1 expanded, 0 collapsed',
+    ]);
+    assert.deepEqual(reloaded, ['tree rows remembered from the workspace state: 1 expanded, 0 collapsed']);
+  });
 });

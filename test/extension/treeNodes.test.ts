@@ -23,6 +23,17 @@ describe('explorer tree nodes', () => {
     assert.deepEqual(node.children?.[0].command, { id: 'chainExplorer.goTo', title: 'Go to…', arguments: ['ep:mock'] });
   });
 
+  it('never gives an expandable block row without children: loading, and a null block, say so under it', () => {
+    const loading = blockNode(endpointView({ block: undefined }), { tag: 'latest', pendingRefreshes: 0 });
+    assert.equal(loading.description, 'loading…');
+    assert.notEqual(loading.collapsible, 'none');
+    assert.deepEqual(loading.children?.map((c) => [c.label, c.collapsible]), [['loading…', 'none']]);
+    const none = blockNode(endpointView({ block: { ok: true, value: null } }), { tag: 'pending', pendingRefreshes: 0 });
+    assert.deepEqual(none.children?.map((c) => [c.label, c.description]), [['no pending block', 'the endpoint answered null']]);
+    // The row keeps its id while it loads, so VS Code keeps it open when the block arrives.
+    assert.equal(loading.id, blockNode(endpointView(), { tag: 'latest', pendingRefreshes: 0 }).id);
+  });
+
   it('shows header fields as decimal and time, copyable as raw hex', () => {
     const node = blockNode(endpointView(), { tag: 'latest', pendingRefreshes: 0 });
     const header = child(node, 'Header');
