@@ -43,6 +43,12 @@ export interface CodeServerOptions {
   log?: (line: string) => void;
   /** VSIX files installed into this run's extensions folder before the server starts. */
   installExtensions?: string[];
+  /**
+   * VS Code's `--log` values (a level, or `publisher.extension:level` for one extension's log),
+   * passed through code-server's --vscode-option. Give two or more: code-server passes a single
+   * one on as a string where VS Code wants a list (the workbench then answers HTTP 500).
+   */
+  logLevels?: string[];
 }
 
 export async function startCodeServer(tools: VsCodeTools, options: CodeServerOptions): Promise<RunningCodeServer> {
@@ -86,6 +92,7 @@ export async function startCodeServer(tools: VsCodeTools, options: CodeServerOpt
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--vscode-option', 'enable-smoke-test-driver',
+    ...(options.logLevels ?? []).flatMap((level) => ['--vscode-option', `log=${level}`]),
     options.folder,
   ];
   const child = spawn(tools.node, args, {

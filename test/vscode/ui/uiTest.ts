@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Interface, randomBytes, hexlify } from 'ethers';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { buildTypedData, STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { openBrowser, workbenchUrl } from '../browserDriver';
 import { freePort } from '../../helpers/freePort';
@@ -32,7 +32,73 @@ async function widenSideBar(page: Page, width: number): Promise<void> {
   await page.mouse.up();
 }
 
+const EXTENSION_ID = 'chain-rpc-explorer.chain-rpc-explorer';
+
+/**
+ * The lines of the explorer's own log (its output channel, one file per extension host: a window
+ * reload starts another) that match `pattern`, in time order (each line starts with its time).
+ */
+function explorerLogLines(profileDir: string, pattern: RegExp): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (path.basename(dir) === EXTENSION_ID && entry.name.endsWith('.log')) files.push(full);
+    }
+  };
+  try {
+    walk(path.join(profileDir, 'user-data', 'logs'));
+  } catch {
+    return [];
+  }
+  const lines = files.flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').filter((line) => pattern.test(line)));
+  // `2026-11-27 01:08:11.809 [debug] …`: the time sorts as text; a stable sort keeps a file's order.
+  return lines.sort((a, b) => (a.slice(0, 23) < b.slice(0, 23) ? -1 : a.slice(0, 23) > b.slice(0, 23) ? 1 : 0));
+}
+
+/**
+ * Waits until the explorer's log says the workspace state holds the rows as last recorded: the
+ * last `row <id> …` line it wrote is followed by a `tree rows saved (after <that id> …)` line.
+ */
+async function rowsSaved(profileDir: string, timeoutMs = 20_000): Promise<void> {
+  let lines: string[] = [];
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+    lines = explorerLogLines(profileDir, /\] (row |tree rows saved)/);
+    let last = -1;
+    lines.forEach((line, i) => { if (/\] row /.test(line)) last = i; });
+    const id = last >= 0 ? /\] row (\S+)/.exec(lines[last])?.[1] : undefined;
+    if (id !== undefined && lines.slice(last + 1).some((line) => line.includes(`(after ${id} `))) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the explorer's log does not say its rows are saved (last lines: ${lines.slice(-3).join(' | ') || 'none: no debug lines'})`);
+}
+
 const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-row', { hasText: text }).first();
+
+/**
+ * Clicks Collapse All in the RPC Explorer's title until `endpoint` shows collapsed. On a loaded
+ * machine the click can wait behind something covering the title for a moment (a quick input
+ * closing, a hover) or be lost while the tree re-renders: then Escape, and the click once more,
+ * as a person would.
+ */
+async function collapseAll(page: Page, endpoint: string): Promise<void> {
+  const button = page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first();
+  const collapsed = page.locator('.monaco-list-row[aria-expanded="false"]', { hasText: endpoint }).first();
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await button.click({ timeout: 10_000 });
+      await collapsed.waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      lastError = error;
+      await page.keyboard.press('Escape');
+      await explorerPane(page).locator('.pane-header').first().hover().catch(() => undefined);
+    }
+  }
+  throw lastError;
+}
 
 /**
  * Collapse All, then expand the endpoint row again. Waits for the collapse to show before the
@@ -40,15 +106,40 @@ const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-ro
  * re-rendering its rows can be lost, and is then made once more, as a person would.
  */
 async function collapseAllAndExpand(page: Page, endpoint: string): Promise<void> {
-  await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
-  const collapsed = page.locator('.monaco-list-row[aria-expanded="false"]', { hasText: endpoint }).first();
-  await collapsed.waitFor({ timeout: 10_000 });
+  await collapseAll(page, endpoint);
   const expanded = page.locator('.monaco-list-row[aria-expanded="true"]', { hasText: endpoint }).first();
   for (let attempt = 1; ; attempt++) {
     if (!(await expanded.isVisible())) await row(page, endpoint).click();
     if (await expanded.waitFor({ timeout: 5000 }).then(() => true, () => false)) return;
     if (attempt === 3) throw new Error(`${endpoint} did not expand after ${attempt} clicks`);
   }
+}
+
+/**
+ * Scrolls the RPC Explorer's list with the mouse wheel, as a person would, until `target` is on
+ * screen (the list renders only the rows in view): down first, and back up from the end.
+ * Resolves whether it showed within `timeoutMs`.
+ */
+async function scrollToRow(page: Page, target: Locator, timeoutMs = 15_000): Promise<boolean> {
+  const list = explorerPane(page).locator('.monaco-list').first();
+  const firstIndex = () => explorerRows(page).evaluateAll((els) => Math.min(...els.map((e) => Number(e.getAttribute('data-index')))));
+  /** Wholly inside the list's box: a row half under its edge is rendered, but not there to click. */
+  const onScreen = async (): Promise<boolean> => {
+    const [box, rowBox] = await Promise.all([list.boundingBox(), target.isVisible().then((v) => (v ? target.boundingBox() : null))]);
+    return !!box && !!rowBox && rowBox.y >= box.y && rowBox.y + rowBox.height <= box.y + box.height;
+  };
+  let direction = 1;
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+    if (await onScreen()) return true;
+    const box = await list.boundingBox();
+    if (!box) return false;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const before = await firstIndex();
+    await page.mouse.wheel(0, direction * Math.round(box.height / 2));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if ((await firstIndex()) === before) direction = -direction; // an end of the list: turn back
+  }
+  return onScreen();
 }
 
 /**
@@ -88,22 +179,34 @@ async function treeRows(page: Page): Promise<Map<string, { expanded: boolean | u
   return paths;
 }
 
+/**
+ * The one row whose path is `rowPath`, or matches it: a block row's label changes every block
+ * (`latest #13`, then `latest #14`), so it is found by a pattern.
+ */
+function findRow<T>(rows: Map<string, T>, rowPath: string | RegExp): [string, T] | undefined {
+  if (typeof rowPath === 'string') {
+    const found = rows.get(rowPath);
+    return found === undefined ? undefined : [rowPath, found];
+  }
+  return [...rows.entries()].find(([p]) => rowPath.test(p));
+}
+
 /** Waits until the row at `rowPath` shows, expanded or collapsed as said. */
-async function rowState(page: Page, rowPath: string, expanded: boolean, timeout = 15_000): Promise<void> {
+async function rowState(page: Page, rowPath: string | RegExp, expanded: boolean, timeout = 15_000): Promise<void> {
   let seen = new Map<string, { expanded: boolean | undefined }>();
   for (const deadline = Date.now() + timeout; Date.now() < deadline;) {
     seen = await treeRows(page);
-    if (seen.get(rowPath)?.expanded === expanded) return;
+    if (findRow(seen, rowPath)?.[1].expanded === expanded) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const now = seen.get(rowPath);
+  const now = findRow(seen, rowPath)?.[1];
   throw new Error(`row "${rowPath}" is not ${expanded ? 'expanded' : 'collapsed'} (it is ${now ? (now.expanded ? 'expanded' : 'collapsed') : 'not shown'}; shown: ${[...seen.keys()].join(' | ')})`);
 }
 
 /** Clicks the row at `rowPath` until it shows expanded or collapsed as wanted, as a person would. */
-async function setRow(page: Page, rowPath: string, expanded: boolean): Promise<void> {
+async function setRow(page: Page, rowPath: string | RegExp, expanded: boolean): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const now = (await treeRows(page)).get(rowPath);
+    const now = findRow(await treeRows(page), rowPath)?.[1];
     if (!now) throw new Error(`row "${rowPath}" is not shown`);
     if (now.expanded === expanded) return;
     await explorerPane(page).locator(`.monaco-list-row[data-index="${now.index}"]`).first().click();
@@ -234,6 +337,9 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
   const server = await startCodeServer(tools, {
     folder: workspace,
     installExtensions: options.vsix ? [options.vsix] : [],
+    // The explorer's debug lines (rows it keeps expanded or collapsed): the reload step waits for
+    // them and prints them. The web workbench takes only the global level from code-server.
+    logLevels: ['debug', `${EXTENSION_ID}:debug`],
     settings: {
       'workbench.view.alwaysShowHeaderActions': true,
       'workbench.colorTheme': 'Default Dark Modern',
@@ -399,13 +505,35 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await collapseAllAndExpand(page, 'Mock node (public)');
       await row(page, 'Recent blocks').click();
       const number = Number(await rpcCall(nodeUrl, 'eth_getTransactionReceipt', [transfer]).then((r) => (r as { blockNumber: string }).blockNumber));
-      const blockRow = row(page, new RegExp(`^#${number}0x`));
-      // Ten blocks a page: when the transfer's block has scrolled out of the first, load older ones.
-      for (let page_ = 0; page_ < 3 && !(await blockRow.waitFor({ timeout: 3000 }).then(() => true, () => false)); page_++) {
-        await row(page, /Load \d+ older blocks/).click();
+      const blockRow = explorerPane(page).locator('.monaco-list-row', { hasText: new RegExp(`^#${number}0x`) }).first();
+      const blockOpen = explorerPane(page).locator('.monaco-list-row[aria-expanded="true"]', { hasText: new RegExp(`^#${number}0x`) }).first();
+      const older = explorerPane(page).locator('.monaco-list-row', { hasText: /Load \d+ older blocks…/ }).first();
+      // Ten blocks a page, newest first, and a new block every 2 s: the transfer's block is some
+      // pages down by now (more on a loaded machine). The list keeps as many pages as were loaded,
+      // so each new block pushes the oldest one out at the bottom (and it starts again from the
+      // newest page when the explorer fell more than a page behind the head). So, until the block
+      // shows expanded: load older blocks until the oldest listed is well below the transfer's
+      // block (15 blocks: half a minute before it can slide out); scroll the list; click the
+      // block when it is on screen (a new block shifts the rows under the mouse: the click may
+      // land on its neighbour, then again).
+      const margin = 15;
+      for (const deadline = Date.now() + 90_000; !(await blockOpen.isVisible());) {
+        if (Date.now() > deadline) throw new Error(`block #${number} not found and expanded under Recent blocks`);
+        // The row that loads older blocks is at the list's end: scroll to it first (none: the
+        // list reaches the first block).
+        const olderShown = (await older.isVisible()) || (await scrollToRow(page, older, 5000));
+        const oldest = olderShown ? Number(/before #(\d+)/.exec(await older.innerText().catch(() => ''))?.[1] ?? Infinity) : 0;
+        if (oldest > Math.max(0, number - margin)) {
+          await older.click({ timeout: 10_000 }).catch(() => undefined);
+          await explorerPane(page).locator('.monaco-list-row', { hasText: `before #${oldest}` }).waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+        } else if (await scrollToRow(page, blockRow, 5000)) {
+          await blockRow.click({ timeout: 10_000 }).catch(() => undefined);
+          await blockOpen.waitFor({ timeout: 5000 }).catch(() => undefined);
+        }
       }
-      await blockRow.click({ timeout: 10_000 });
-      await row(page, new RegExp(`#0 transfer 2\\.5 USDC to 0x7099…79C8.*success · ${transfer.slice(0, 10)}`)).waitFor({ timeout: 10_000 });
+      // Its transactions open under it (by default), possibly below the edge of the list.
+      const transaction = explorerPane(page).locator('.monaco-list-row', { hasText: new RegExp(`#0 transfer 2\\.5 USDC to 0x7099…79C8.*success · ${transfer.slice(0, 10)}`) }).first();
+      if (!(await scrollToRow(page, transaction, 15_000))) throw new Error(`the transfer did not show under block #${number}`);
       await shot('explorer-recent-blocks.png');
       await collapseAllAndExpand(page, 'Mock node (public)');
     });
@@ -594,13 +722,24 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
     });
 
     await step('rows expanded and collapsed stay so across a window reload (Developer: Reload Window)', async () => {
+      try {
+        await reloadKeepsRows();
+      } finally {
+        // What the explorer remembered, as its log says (debug lines): the dedicated endpoint's rows,
+        // and each window's start.
+        const lines = explorerLogLines(server.profileDir, /tree rows (remembered|not saved)|row ep:mock:dedicated(\/block|\/accounts)? /);
+        console.log(`      the explorer's log, rows it remembered:\n${lines.map((l) => `        ${l}`).join('\n') || '        (no debug lines: the log level was not applied)'}`);
+      }
+    });
+    async function reloadKeepsRows(): Promise<void> {
       // A tall window, so that every row of the tree is rendered (the list draws only the rows in view).
       await page.setViewportSize({ width: 1280, height: 1600 });
       await page.locator('.activitybar [aria-label^="Chain"]').first().click();
       await row(page, 'Mock node (public)').waitFor({ timeout: 15_000 });
-      // An endpoint of the user's own, kept in the settings: after the reload it is the only one
-      // (the mock node runs in the extension host, which the reload restarts), and the only
-      // endpoint opens by itself unless the user had closed it.
+      // A short tree, so that every row is rendered.
+      await collapseAll(page, 'Mock node (public)');
+      // An endpoint of the user's own, kept in the settings: after a reload it is the only one
+      // (the mock node runs in the extension host, which the reload restarts).
       await runCommand(page, 'Chain: Add Endpoint');
       const input = page.locator('.quick-input-widget input');
       await page.locator('.quick-input-widget', { hasText: 'Add Endpoint (1/3)' }).waitFor({ state: 'visible', timeout: 10_000 });
@@ -613,36 +752,60 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await page.keyboard.press('Enter');
       await input.waitFor({ state: 'hidden', timeout: 5000 });
       await rowState(page, 'Local node', true, 30_000); // just added: it opens by itself
-      // A short tree, so that every row is rendered (the list draws only the rows in view).
-      await page.locator('.pane-header [aria-label*="Collapse All"], .title-actions [aria-label*="Collapse All"]').first().click();
-      await rowState(page, 'Mock node (public)', false);
-      await rowState(page, 'Local node', false);
-      // What the user does: opens the endpoint just added and closes it again, opens the
-      // dedicated endpoint and, under it, Accounts (closed by default). Not the block row: seen
-      // once collapsed after the reload although opened before (its label changes every block;
-      // not understood yet, see the README).
-      await setRow(page, 'Local node', true);
-      await setRow(page, 'Local node', false);
+      // What the user does: opens the dedicated endpoint and, under it, Accounts and the latest
+      // block (both closed by default); leaves the endpoint just added as it opened.
       await setRow(page, 'Mock node (dedicated)', true);
       await rowState(page, 'Mock node (dedicated) > Accounts', false);
       await setRow(page, 'Mock node (dedicated) > Accounts', true);
-      await new Promise((resolve) => setTimeout(resolve, 1000)); // the workspace state is written asynchronously
-      const reloaded = page.waitForEvent('framenavigated', { timeout: 60_000 });
-      await runCommand(page, 'Developer: Reload Window');
-      await reloaded;
-      // The reloaded window: the side bar comes back on the Chain view, the mock node is not running.
-      await page.locator('.activitybar [aria-label^="Chain"]').first().waitFor({ timeout: 120_000 });
+      // The block row's label changes every block: found by its pattern (`latest`, then `latest #13`).
+      const blockRow = /^Mock node \(dedicated\) > latest( #\d+)?$/;
+      await rowState(page, blockRow, false);
+      await setRow(page, blockRow, true);
+      await rowState(page, /^Mock node \(dedicated\) > latest #\d+ > Transactions$/, true);
+      await reloadWindow();
+      // The reloaded window: the side bar comes back on the Chain view, the mock node is not
+      // running, and the user's endpoint is the only one: it opens by itself (never closed).
       await row(page, 'Local node').waitFor({ timeout: 60_000 });
-      // The only endpoint, closed by the user before the reload: still closed (it would open by itself).
-      await rowState(page, 'Local node', false);
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      await rowState(page, 'Local node', false, 1000);
+      await rowState(page, 'Local node', true, 30_000);
+      // The user closes it, and starts the mock node.
+      await setRow(page, 'Local node', false);
       await runCommand(page, 'Chain: Start Mock Node');
       // Opened by the user before the reload: open again, and so are the rows under it.
       await rowState(page, 'Mock node (dedicated)', true, 30_000);
       await rowState(page, 'Mock node (dedicated) > Accounts', true);
+      await rowState(page, blockRow, true);
+      // Open with its rows under it, and still open a few blocks later (2 s blocks).
+      await rowState(page, /^Mock node \(dedicated\) > latest #\d+ > Transactions$/, true);
+      const number = async () => Number(/latest #(\d+)/.exec(findRow(await treeRows(page), blockRow)?.[0] ?? '')?.[1] ?? -1);
+      const reloadedAt = await number();
+      for (const deadline = Date.now() + 30_000; (await number()) < reloadedAt + 2;) {
+        if (Date.now() > deadline) throw new Error(`the block row stayed at #${reloadedAt} after the reload`);
+        await rowState(page, blockRow, true, 1000);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await rowState(page, blockRow, true, 1000);
       await rowState(page, 'Local node', false, 1000);
-    });
+      // A second reload: the user's endpoint is the only one again, and closed by the user it
+      // stays closed (it would open by itself).
+      await reloadWindow();
+      await row(page, 'Local node').waitFor({ timeout: 60_000 });
+      await rowState(page, 'Local node', false);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await rowState(page, 'Local node', false, 1000);
+    }
+
+    /**
+     * Developer: Reload Window, once the explorer's log says the workspace state holds the rows
+     * recorded last (it is written asynchronously; the reload saves what the workbench has), and
+     * once the window is back on the Chain view.
+     */
+    async function reloadWindow(): Promise<void> {
+      await rowsSaved(server.profileDir);
+      const reloaded = page.waitForEvent('framenavigated', { timeout: 60_000 });
+      await runCommand(page, 'Developer: Reload Window');
+      await reloaded;
+      await page.locator('.activitybar [aria-label^="Chain"]').first().waitFor({ timeout: 120_000 });
+    }
   } finally {
     await browser.close();
     await server.stop();
