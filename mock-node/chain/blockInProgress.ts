@@ -1,7 +1,7 @@
 // The block being built: flashblocks append executed transactions to it, and each flashblock
 // publishes an immutable snapshot (a BlockRecord with sealed = false) that every `pending` read
 // answers from. Sealing turns the last snapshot into the sealed block.
-import { LogsBloom } from './bloom';
+import { EMPTY_LOGS_BLOOM, LogsBloom } from './bloom';
 import { bytesHex, hexBytes, uintBytes, wordBytes } from './bytes';
 import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from './header';
 import type { Hex } from './hex';
@@ -155,8 +155,7 @@ export function encodeReceipt(type: number, receipt: ReceiptRecord): Hex {
   return bytesHex(encodeReceiptBytes(type, receipt));
 }
 
-/** The logs bloom of a receipt without logs (most of them), and its RLP item, made once. */
-const EMPTY_BLOOM: Hex = '0x' + '0'.repeat(512);
+/** The RLP item of the logs bloom of a receipt without logs (most of them), made once. */
 const EMPTY_BLOOM_ITEM = encodeBytes(new Uint8Array(256));
 
 /** encodeReceipt as bytes, built directly (what the receipts trie hashes). */
@@ -167,7 +166,7 @@ export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8A
   const body = encodeList([
     encodeBytes(uintBytes(receipt.status)),
     encodeBytes(uintBytes(receipt.cumulativeGasUsed)),
-    receipt.logsBloom === EMPTY_BLOOM ? EMPTY_BLOOM_ITEM : encodeBytes(hexBytes(receipt.logsBloom)),
+    receipt.logsBloom === EMPTY_LOGS_BLOOM ? EMPTY_BLOOM_ITEM : encodeBytes(hexBytes(receipt.logsBloom)),
     encodeList(logs),
   ]);
   if (type === 0) return body;

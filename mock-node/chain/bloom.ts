@@ -4,6 +4,8 @@ import type { Hex } from './hex';
 import { keccak256Bytes } from './keccak';
 
 export const BLOOM_BYTES = 256;
+/** The bloom of no logs (most receipts): one string, not 512 zero digits made per receipt. */
+export const EMPTY_LOGS_BLOOM: Hex = '0x' + '00'.repeat(BLOOM_BYTES);
 
 export class LogsBloom {
   readonly bits = new Uint8Array(BLOOM_BYTES);
@@ -31,6 +33,7 @@ export class LogsBloom {
 }
 
 export function bloomOfLogs(logs: readonly { address: Hex; topics: readonly Hex[] }[]): Hex {
+  if (logs.length === 0) return EMPTY_LOGS_BLOOM;
   const bloom = new LogsBloom();
   for (const log of logs) bloom.addLog(log);
   return bloom.toHex();

@@ -34,13 +34,18 @@ export function wordBytes(value: bigint): Uint8Array {
  * usual nonce, gas and chain id) it is read without a hex string.
  */
 export function canonicalUint(b: Uint8Array): bigint | undefined {
-  const length = b.length;
+  return canonicalUintAt(b, 0, b.length);
+}
+
+/** canonicalUint of bytes [start, end) of `b`, read in place. */
+export function canonicalUintAt(b: Uint8Array, start: number, end: number): bigint | undefined {
+  const length = end - start;
   if (length === 0) return 0n;
-  if (b[0] === 0 || length > 32) return undefined;
+  if (b[start] === 0 || length > 32) return undefined;
   if (length <= 6) {
     let n = 0;
-    for (let i = 0; i < length; i++) n = n * 256 + b[i];
+    for (let i = start; i < end; i++) n = n * 256 + b[i];
     return BigInt(n);
   }
-  return BigInt(bytesHex(b));
+  return BigInt('0x' + Buffer.from(b.buffer, b.byteOffset + start, length).toString('hex'));
 }

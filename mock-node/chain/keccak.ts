@@ -15,6 +15,22 @@ const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 export function keccak256Bytes(data: Uint8Array): Uint8Array {
   if (!LITTLE_ENDIAN) return keccak_256(data);
+  absorb(data);
+  return stateBytes.slice(0, 32);
+}
+
+/** keccak256Bytes(data) written into `out` at `at` (no array of its own). */
+export function keccak256Into(data: Uint8Array, out: Uint8Array, at: number): void {
+  if (!LITTLE_ENDIAN) {
+    out.set(keccak_256(data), at);
+    return;
+  }
+  absorb(data);
+  for (let i = 0; i < 32; i++) out[at + i] = stateBytes[i];
+}
+
+/** The sponge over `data`: the digest is the state's first 32 bytes afterwards. */
+function absorb(data: Uint8Array): void {
   state.fill(0);
   const length = data.length;
   let at = 0;
@@ -28,5 +44,4 @@ export function keccak256Bytes(data: Uint8Array): Uint8Array {
   stateBytes[rest] ^= 0x01;
   stateBytes[RATE - 1] ^= 0x80;
   keccakF1600(state);
-  return stateBytes.slice(0, 32);
 }

@@ -14,17 +14,21 @@ export interface RlpList {
 
 export class RlpError extends Error {}
 
-interface Header {
-  list: boolean;
-  /** Where the payload starts and ends. */
-  start: number;
-  end: number;
-}
+// The last header read (readHeader): a list or not, and where its payload starts and ends. Module
+// variables rather than an object per item (a transaction has a dozen); read them at once.
+let headerList = false;
+let headerStart = 0;
+let headerEnd = 0;
 
-function header(data: Uint8Array, at: number): Header {
+function readHeader(data: Uint8Array, at: number): void {
   if (at >= data.length) throw new RlpError('rlp: unexpected end');
   const b = data[at];
-  if (b < 0x80) return { list: false, start: at, end: at + 1 };
+  if (b < 0x80) {
+    headerList = false;
+    headerStart = at;
+    headerEnd = at + 1;
+    return;
+  }
   let list = false;
   let short = b - 0x80;
   if (b >= 0xc0) {
@@ -36,7 +40,10 @@ function header(data: Uint8Array, at: number): Header {
     if (end > data.length) throw new RlpError('rlp: item past the end');
     // A single byte under 0x80 must be itself, not a one-byte string.
     if (!list && short === 1 && data[at + 1] < 0x80) throw new RlpError('rlp: non-canonical single byte');
-    return { list, start: at + 1, end };
+    headerList = list;
+    headerStart = at + 1;
+    headerEnd = end;
+    return;
   }
   const lengthBytes = short - 55;
   if (at + 1 + lengthBytes > data.length) throw new RlpError('rlp: length past the end');
@@ -47,30 +54,90 @@ function header(data: Uint8Array, at: number): Header {
   const start = at + 1 + lengthBytes;
   const end = start + length;
   if (end > data.length) throw new RlpError('rlp: item past the end');
-  return { list, start, end };
+  headerList = list;
+  headerStart = start;
+  headerEnd = end;
 }
 
-function decodeAt(data: Uint8Array, at: number): { value: RlpValue; end: number } {
-  const h = header(data, at);
-  if (!h.list) return { value: data.subarray(h.start, h.end), end: h.end };
-  const list: RlpList = { items: [], starts: [], ends: [] };
-  let position = h.start;
-  while (position < h.end) {
-    const item = decodeAt(data, position);
-    if (item.end > h.end) throw new RlpError('rlp: item past its list');
-    list.items.push(item.value);
-    list.starts.push(position);
-    list.ends.push(item.end);
-    position = item.end;
+/** Where the item decodeAt read last ends. */
+let decodedEnd = 0;
+
+function decodeAt(data: Uint8Array, at: number): RlpValue {
+  readHeader(data, at);
+  const start = headerStart;
+  const end = headerEnd;
+  if (!headerList) {
+    decodedEnd = end;
+    return data.subarray(start, end);
   }
-  return { value: list, end: h.end };
+  const list: RlpList = { items: [], starts: [], ends: [] };
+  let position = start;
+  while (position < end) {
+    const value = decodeAt(data, position);
+    const itemEnd = decodedEnd;
+    if (itemEnd > end) throw new RlpError('rlp: item past its list');
+    list.items.push(value);
+    list.starts.push(position);
+    list.ends.push(itemEnd);
+    position = itemEnd;
+  }
+  decodedEnd = end;
+  return list;
 }
 
 /** Decodes one RLP item that spans all of `data`. */
 export function decodeRlpBytes(data: Uint8Array): RlpValue {
-  const { value, end } = decodeAt(data, 0);
-  if (end !== data.length) throw new RlpError('rlp: trailing bytes');
+  const value = decodeAt(data, 0);
+  if (decodedEnd !== data.length) throw new RlpError('rlp: trailing bytes');
   return value;
+}
+
+/**
+ * The items directly inside one list, as positions (scanList fills it; reused from one scan to
+ * the next): item i's encoding starts at starts[i], its payload is [payloadStarts[i], ends[i]),
+ * lists[i] is 1 for a list. Nothing is copied and no object is made per item.
+ */
+export class ListScan {
+  count = 0;
+  readonly starts: Int32Array;
+  readonly payloadStarts: Int32Array;
+  readonly ends: Int32Array;
+  readonly lists: Uint8Array;
+
+  constructor(readonly capacity: number) {
+    this.starts = new Int32Array(capacity);
+    this.payloadStarts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+    this.lists = new Uint8Array(capacity);
+  }
+}
+
+/**
+ * Reads the list that spans all of `data` into `scan`, checking each direct item's header as
+ * decodeRlpBytes does (the items inside a nested list are not read: decode that one when it is
+ * needed). False when `data` is not a list or holds more items than the scan's capacity; an
+ * RlpError for what decodeRlpBytes would refuse at this level.
+ */
+export function scanList(data: Uint8Array, scan: ListScan): boolean {
+  readHeader(data, 0);
+  if (!headerList) return false;
+  const end = headerEnd;
+  if (end !== data.length) throw new RlpError('rlp: trailing bytes');
+  let count = 0;
+  let position = headerStart;
+  while (position < end) {
+    if (count === scan.capacity) return false;
+    readHeader(data, position);
+    if (headerEnd > end) throw new RlpError('rlp: item past its list');
+    scan.starts[count] = position;
+    scan.payloadStarts[count] = headerStart;
+    scan.ends[count] = headerEnd;
+    scan.lists[count] = headerList ? 1 : 0;
+    count++;
+    position = headerEnd;
+  }
+  scan.count = count;
+  return true;
 }
 
 export function isList(value: RlpValue): value is RlpList {

@@ -16,10 +16,10 @@
 //   topics are mostly padded addresses: each is kept once, without its zeros.
 // A transaction whose record the bytes would not give back exactly (flag KEPT) is held whole
 // beside the body; only its hash and sender are in the bytes, for the hash index.
-import { transactionFromBytes, sameTransaction } from './sealedTransaction';
+import { readsBackFromBytes, transactionFromBytes } from './sealedTransaction';
 import type { Hex } from './hex';
 import type { IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from './types';
-import { bloomOfLogs } from './bloom';
+import { bloomOfLogs, EMPTY_LOGS_BLOOM } from './bloom';
 
 const SUCCESS = 1;
 const CONTRACT = 2;
@@ -32,7 +32,6 @@ const REVERT_REASON_KEY = 32;
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const WORD = /^0x[0-9a-f]{64}$/;
 const DATA = /^0x(?:[0-9a-f]{2})*$/;
-const EMPTY_BLOOM: Hex = '0x' + '00'.repeat(256);
 /** u32 count, u32 logCount, u32 wordsAt, u8 refBytes. */
 const HEADER = 13;
 
@@ -100,8 +99,7 @@ function compactable(item: IncludedTransaction, index: number, firstLog: number)
     if (!ADDRESS.test(log.address) || log.topics.length > 255 || !DATA.test(log.data)) return false;
     for (const topic of log.topics) if (!WORD.test(topic)) return false;
   }
-  const decoded = transactionFromBytes(Buffer.from(tx.encoded.slice(2), 'hex'), tx.hash, tx.from);
-  return decoded !== undefined && sameTransaction(decoded, tx);
+  return readsBackFromBytes(tx);
 }
 
 function recordSize(item: IncludedTransaction, refBytes: number): number {
@@ -389,7 +387,7 @@ class SealedReceipt implements ReceiptRecord {
   ) {}
 
   get logsBloom(): Hex {
-    return (this.bloom ??= this.logs.length === 0 ? EMPTY_BLOOM : bloomOfLogs(this.logs));
+    return (this.bloom ??= this.logs.length === 0 ? EMPTY_LOGS_BLOOM : bloomOfLogs(this.logs));
   }
 }
 

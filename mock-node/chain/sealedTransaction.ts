@@ -10,6 +10,27 @@ import type { AccessList, TransactionRecord } from './types';
 
 class NotReadable extends Error {}
 
+/**
+ * Records known to come back exactly from their bytes: intake's lean decoder (transaction.ts)
+ * reads the same canonical forms the same way as transactionFromBytes, so sealing need not decode
+ * its records again to check them. Held by identity: a copy of a record (a spread with a field
+ * changed) is not in the set and is checked in full.
+ */
+const readsBack = new WeakSet<TransactionRecord>();
+
+/** Marks a record made from its bytes by a reader that agrees with transactionFromBytes. */
+export function markReadsBack<T extends TransactionRecord>(record: T): T {
+  readsBack.add(record);
+  return record;
+}
+
+/** True when `record` comes back exactly from its bytes (checked once, by decoding them, unless known). */
+export function readsBackFromBytes(record: TransactionRecord): boolean {
+  if (readsBack.has(record)) return true;
+  const decoded = transactionFromBytes(Buffer.from(record.encoded.slice(2), 'hex'), record.hash, record.from);
+  return decoded !== undefined && sameTransaction(decoded, record);
+}
+
 function hexOf(bytes: Uint8Array): Hex {
   return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }

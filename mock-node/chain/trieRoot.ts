@@ -4,7 +4,7 @@
 // and what the genesis state needs. Same encoding as the Yellow Paper's trie (and
 // @ethereumjs/mpt, which a test checks it against): hex-prefix paths, nodes under 32 bytes
 // embedded in their parent, others referenced by their keccak-256.
-import { keccak256Bytes } from './keccak';
+import { keccak256Bytes, keccak256Into } from './keccak';
 
 export type TrieEntry = readonly [key: Uint8Array, value: Uint8Array];
 
@@ -112,7 +112,7 @@ function ref(items: readonly Item[], from: number, to: number, depth: number, me
 /** The RLP encoding of the node over items[from, to) below `depth` nibbles. */
 function build(items: readonly Item[], from: number, to: number, depth: number, memo?: Map<string, Uint8Array>): Uint8Array {
   const first = items[from];
-  if (to - from === 1) return encodeList([encodeBytes(hexPrefix(first.nibbles, depth, first.nibbles.length, true)), encodeBytes(first.value)]);
+  if (to - from === 1) return leafNode(hexPrefix(first.nibbles, depth, first.nibbles.length, true), first.value);
   // Sorted: the prefix all items share is the one the first and the last share.
   const last = items[to - 1];
   let shared = depth;
@@ -138,9 +138,40 @@ function build(items: readonly Item[], from: number, to: number, depth: number, 
   return encodeList(slots);
 }
 
+/** The size of rlp(bytes). */
+function itemSize(bytes: Uint8Array): number {
+  const length = bytes.length;
+  if (length === 1 && bytes[0] < 0x80) return 1;
+  return prefixSize(length) + length;
+}
+
+/** Writes rlp(bytes) (itemSize(bytes) of them) at `at`; answers where it ends. */
+function writeItem(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  const length = bytes.length;
+  if (length === 1 && bytes[0] < 0x80) {
+    out[at] = bytes[0];
+    return at + 1;
+  }
+  at = writePrefix(out, at, length, 0x80);
+  out.set(bytes, at);
+  return at + length;
+}
+
+/** rlp([rlp(path), rlp(value)]): a leaf, written into one array. */
+function leafNode(path: Uint8Array, value: Uint8Array): Uint8Array {
+  const length = itemSize(path) + itemSize(value);
+  const out = new Uint8Array(prefixSize(length) + length);
+  writeItem(out, writeItem(out, writePrefix(out, 0, length, 0xc0), path), value);
+  return out;
+}
+
 /** How a parent holds a child node: embedded when its encoding is under 32 bytes, else its hash. */
 function reference(encoded: Uint8Array): Uint8Array {
-  return encoded.length < 32 ? encoded : encodeBytes(keccak256Bytes(encoded));
+  if (encoded.length < 32) return encoded;
+  const out = new Uint8Array(33);
+  out[0] = 0xa0;
+  keccak256Into(encoded, out, 1);
+  return out;
 }
 
 /** Hex-prefix encoding of nibbles[from, to) with the leaf flag. */
@@ -156,32 +187,43 @@ export function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: b
   return out;
 }
 
-function lengthPrefix(length: number, short: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(short + length);
-  const bytes: number[] = [];
-  for (let v = length; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
-  return Uint8Array.from([short + 55 + bytes.length, ...bytes]);
+/** Bytes of the RLP prefix of a payload of `length` bytes. */
+function prefixSize(length: number): number {
+  if (length < 56) return 1;
+  let size = 1;
+  for (let v = length; v > 0; v = Math.floor(v / 256)) size++;
+  return size;
 }
 
-/** rlp(bytes). */
+/** Writes the RLP prefix (`short` 0x80 for a string, 0xc0 for a list) of a `length`-byte payload at `at`; answers where it ends. */
+function writePrefix(out: Uint8Array, at: number, length: number, short: number): number {
+  if (length < 56) {
+    out[at] = short + length;
+    return at + 1;
+  }
+  const size = prefixSize(length);
+  out[at] = short + 55 + size - 1;
+  for (let i = size - 1, v = length; i >= 1; i--, v = Math.floor(v / 256)) out[at + i] = v & 0xff;
+  return at + size;
+}
+
+/** rlp(bytes), written once (no prefix array of its own). */
 export function encodeBytes(bytes: Uint8Array): Uint8Array {
-  if (bytes.length === 1 && bytes[0] < 0x80) return bytes;
-  const prefix = lengthPrefix(bytes.length, 0x80);
-  const out = new Uint8Array(prefix.length + bytes.length);
-  out.set(prefix);
-  out.set(bytes, prefix.length);
+  const length = bytes.length;
+  if (length === 1 && bytes[0] < 0x80) return bytes;
+  const out = new Uint8Array(prefixSize(length) + length);
+  out.set(bytes, writePrefix(out, 0, length, 0x80));
   return out;
 }
 
 /** rlp([...]) of items already RLP-encoded. */
 export function encodeList(encodedItems: readonly Uint8Array[]): Uint8Array {
   let length = 0;
-  for (const item of encodedItems) length += item.length;
-  const prefix = lengthPrefix(length, 0xc0);
-  const out = new Uint8Array(prefix.length + length);
-  out.set(prefix);
-  let at = prefix.length;
-  for (const item of encodedItems) {
+  for (let i = 0; i < encodedItems.length; i++) length += encodedItems[i].length;
+  const out = new Uint8Array(prefixSize(length) + length);
+  let at = writePrefix(out, 0, length, 0xc0);
+  for (let i = 0; i < encodedItems.length; i++) {
+    const item = encodedItems[i];
     out.set(item, at);
     at += item.length;
   }

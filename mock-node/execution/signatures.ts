@@ -66,10 +66,16 @@ export function recoveryBackend(): RecoveryBackend {
  * when the signature matches no key (r or s zero or not below the curve order, r off the curve).
  */
 export function recoverSigner(digest: Uint8Array, r: Uint8Array, s: Uint8Array, yParity: number, kind: RecoveryBackend = recoveryBackend()): Hex {
-  if (digest.length !== 32 || r.length !== 32 || s.length !== 32 || (yParity !== 0 && yParity !== 1)) throw new Error('invalid signature');
+  if (r.length !== 32 || s.length !== 32) throw new Error('invalid signature');
   const rs = new Uint8Array(64);
   rs.set(r, 0);
   rs.set(s, 32);
+  return recoverSignerRs(digest, rs, yParity, kind);
+}
+
+/** recoverSigner with r and s as one 64-byte compact signature (r ‖ s, each a 32-byte word). */
+export function recoverSignerRs(digest: Uint8Array, rs: Uint8Array, yParity: number, kind: RecoveryBackend = recoveryBackend()): Hex {
+  if (digest.length !== 32 || rs.length !== 64 || (yParity !== 0 && yParity !== 1)) throw new Error('invalid signature');
   let key: Uint8Array | null;
   try {
     key = backend(kind)(digest, rs, yParity);

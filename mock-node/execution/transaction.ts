@@ -1,13 +1,14 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
 import { concat, encodeRlp, getBytes, keccak256, Signature, Transaction, ZeroHash } from 'ethers';
 import type { Hex } from '../chain/hex';
-import { canonicalUint } from '../chain/bytes';
+import { canonicalUintAt } from '../chain/bytes';
 import type { AccessList, TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
 import { keccak256Bytes } from '../chain/keccak';
-import { decodeRlpBytes, isList, listHeader, RlpError, type RlpList, type RlpValue } from '../chain/rlp';
+import { decodeRlpBytes, isList, listHeader, ListScan, RlpError, scanList, type RlpValue } from '../chain/rlp';
+import { markReadsBack } from '../chain/sealedTransaction';
 import { MAX_INITCODE_SIZE, calldataFloorGas, transactionIntrinsicGas } from './intrinsicGas';
-import { recoverSigner } from './signatures';
+import { recoverSigner, recoverSignerRs } from './signatures';
 
 const SUPPORTED_TYPES = new Set([0, 1, 2]);
 
@@ -59,13 +60,6 @@ function toHex(value: Uint8Array): string {
   return '0x' + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }
 
-/** A canonical unsigned integer of at most 32 bytes. */
-function uint(value: RlpValue | undefined): bigint {
-  const n = canonicalUint(bytes(value));
-  if (n === undefined) throw new NotLean();
-  return n;
-}
-
 function address(value: RlpValue | undefined): string | null {
   const b = bytes(value);
   if (b.length === 0) return null;
@@ -73,15 +67,8 @@ function address(value: RlpValue | undefined): string | null {
   return toHex(b);
 }
 
-function word32Bytes(value: Uint8Array): Uint8Array {
-  if (value.length === 32) return value;
-  const padded = new Uint8Array(32);
-  padded.set(value, 32 - value.length);
-  return padded;
-}
-
-function accessList(value: RlpValue | undefined): AccessList {
-  if (value === undefined || !isList(value)) throw new NotLean();
+function accessListOf(value: RlpValue): AccessList {
+  if (!isList(value)) throw new NotLean();
   return value.items.map((entry) => {
     if (!isList(entry) || entry.items.length !== 2) throw new NotLean();
     const [target, keys] = entry.items;
@@ -98,15 +85,77 @@ function accessList(value: RlpValue | undefined): AccessList {
   });
 }
 
-/** rlp(items[0..count)) cut from the list's own bytes: the signing payload of a transaction. */
-function unsignedPayload(source: Uint8Array, list: RlpList, count: number, prefix: Uint8Array, suffix: Uint8Array = new Uint8Array()): Uint8Array {
-  const body = source.subarray(list.starts[0], list.ends[count - 1]);
-  const head = listHeader(body.length + suffix.length);
-  const out = new Uint8Array(prefix.length + head.length + body.length + suffix.length);
-  out.set(prefix, 0);
-  out.set(head, prefix.length);
-  out.set(body, prefix.length + head.length);
-  out.set(suffix, prefix.length + head.length + body.length);
+// The lean decoder reads a transaction's fields in place: one scan of the list's item positions
+// (reused: decoding is synchronous), each field read from the bytes where it lies, no view or
+// object per field.
+const FIELDS = new ListScan(12);
+
+function field(i: number): void {
+  if (i >= FIELDS.count || FIELDS.lists[i] === 1) throw new NotLean();
+}
+
+/** Field i: a canonical unsigned integer of at most 32 bytes. */
+function uintField(body: Buffer, i: number): bigint {
+  field(i);
+  const n = canonicalUintAt(body, FIELDS.payloadStarts[i], FIELDS.ends[i]);
+  if (n === undefined) throw new NotLean();
+  return n;
+}
+
+/** Field i: a 20-byte address, or null for the empty string (a creation). */
+function addressField(body: Buffer, i: number): string | null {
+  field(i);
+  const start = FIELDS.payloadStarts[i];
+  const end = FIELDS.ends[i];
+  if (end === start) return null;
+  if (end - start !== 20) throw new NotLean();
+  return '0x' + body.toString('hex', start, end);
+}
+
+/** Field i: bytes as 0x-hex. */
+function dataField(body: Buffer, i: number): string {
+  field(i);
+  return '0x' + body.toString('hex', FIELDS.payloadStarts[i], FIELDS.ends[i]);
+}
+
+/** Field i: an access list (its entries decoded only when it has any). */
+function accessListField(body: Buffer, i: number): AccessList {
+  if (i >= FIELDS.count || FIELDS.lists[i] !== 1) throw new NotLean();
+  if (FIELDS.payloadStarts[i] === FIELDS.ends[i]) return [];
+  return accessListOf(decodeRlpBytes(body.subarray(FIELDS.starts[i], FIELDS.ends[i])));
+}
+
+/**
+ * Fields i (r) and i + 1 (s) as one 64-byte compact signature, each a 32-byte word. Leading
+ * zeros, more than 32 bytes, and s with its top bit set are left to ethers (which refuses them).
+ */
+function signatureFields(body: Buffer, i: number): Buffer {
+  field(i);
+  field(i + 1);
+  const rStart = FIELDS.payloadStarts[i];
+  const rLength = FIELDS.ends[i] - rStart;
+  const sStart = FIELDS.payloadStarts[i + 1];
+  const sLength = FIELDS.ends[i + 1] - sStart;
+  if (rLength > 32 || sLength > 32 || (rLength > 0 && body[rStart] === 0) || (sLength > 0 && body[sStart] === 0)) throw new NotLean();
+  if (sLength === 32 && body[sStart] >= 0x80) throw new NotLean();
+  const rs = Buffer.alloc(64);
+  body.copy(rs, 32 - rLength, rStart, rStart + rLength);
+  body.copy(rs, 64 - sLength, sStart, sStart + sLength);
+  return rs;
+}
+
+/** rlp(fields[0..count)) cut from the list's own bytes, after `prefix` and before `suffix`: the signing payload of a transaction. */
+function unsignedPayload(body: Buffer, count: number, prefix: number, suffix?: Uint8Array): Uint8Array {
+  const from = FIELDS.starts[0];
+  const to = FIELDS.ends[count - 1];
+  const extra = suffix ? suffix.length : 0;
+  const head = listHeader(to - from + extra);
+  const at = prefix >= 0 ? 1 : 0;
+  const out = new Uint8Array(at + head.length + (to - from) + extra);
+  if (prefix >= 0) out[0] = prefix;
+  out.set(head, at);
+  out.set(body.subarray(from, to), at + head.length);
+  if (suffix) out.set(suffix, at + head.length + (to - from));
   return out;
 }
 
@@ -143,58 +192,56 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
   let v: bigint;
   let yParity: number;
   let digest: Uint8Array;
-  let rs: { r: Uint8Array; s: Uint8Array };
+  let rs: Buffer;
   try {
     type = data[0] >= 0xc0 ? 0 : data[0];
     if (type !== 0 && type !== 1 && type !== 2) return undefined;
     const body = type === 0 ? data : data.subarray(1);
-    const list = decodeRlpBytes(body);
-    if (!isList(list)) return undefined;
-    const f = list.items;
+    if (!scanList(body, FIELDS)) return undefined;
     if (type === 0) {
-      if (f.length !== 9) return undefined;
-      v = uint(f[6]);
+      if (FIELDS.count !== 9) return undefined;
+      v = uintField(body, 6);
       if (v === 27n || v === 28n) {
         chainId = null;
         yParity = Number(v - 27n);
-        digest = keccak256Bytes(unsignedPayload(body, list, 6, new Uint8Array()));
+        digest = keccak256Bytes(unsignedPayload(body, 6, -1));
       } else if (v >= 35n) {
         chainId = (v - 35n) / 2n;
         yParity = Number((v - 35n) % 2n);
         const suffix = new Uint8Array([...rlpUint(chainId), 0x80, 0x80]);
-        digest = keccak256Bytes(unsignedPayload(body, list, 6, new Uint8Array(), suffix));
+        digest = keccak256Bytes(unsignedPayload(body, 6, -1, suffix));
       } else {
         return undefined;
       }
-      nonce = uint(f[0]);
-      gasPrice = uint(f[1]);
-      gasLimit = uint(f[2]);
-      to = address(f[3]);
-      value = uint(f[4]);
-      input = toHex(bytes(f[5]));
-      rs = signature(f[7], f[8]);
+      nonce = uintField(body, 0);
+      gasPrice = uintField(body, 1);
+      gasLimit = uintField(body, 2);
+      to = addressField(body, 3);
+      value = uintField(body, 4);
+      input = dataField(body, 5);
+      rs = signatureFields(body, 7);
     } else {
       const count = type === 1 ? 11 : 12;
-      if (f.length !== count) return undefined;
-      v = uint(f[count - 3]);
+      if (FIELDS.count !== count) return undefined;
+      v = uintField(body, count - 3);
       if (v !== 0n && v !== 1n) return undefined;
       yParity = Number(v);
-      chainId = uint(f[0]);
-      nonce = uint(f[1]);
+      chainId = uintField(body, 0);
+      nonce = uintField(body, 1);
       if (type === 1) {
-        gasPrice = uint(f[2]);
+        gasPrice = uintField(body, 2);
       } else {
-        maxPriorityFeePerGas = uint(f[2]);
-        maxFeePerGas = uint(f[3]);
+        maxPriorityFeePerGas = uintField(body, 2);
+        maxFeePerGas = uintField(body, 3);
       }
       const at = type === 1 ? 3 : 4;
-      gasLimit = uint(f[at]);
-      to = address(f[at + 1]);
-      value = uint(f[at + 2]);
-      input = toHex(bytes(f[at + 3]));
-      access = accessList(f[at + 4]);
-      rs = signature(f[count - 2], f[count - 1]);
-      digest = keccak256Bytes(unsignedPayload(body, list, count - 3, Uint8Array.of(type)));
+      gasLimit = uintField(body, at);
+      to = addressField(body, at + 1);
+      value = uintField(body, at + 2);
+      input = dataField(body, at + 3);
+      access = accessListField(body, at + 4);
+      rs = signatureFields(body, count - 2);
+      digest = keccak256Bytes(unsignedPayload(body, count - 3, type));
     }
     if (nonce > MAX_SAFE_NONCE) return undefined;
   } catch (error) {
@@ -206,23 +253,15 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
   }
   let from: string;
   try {
-    from = recoverSigner(digest, rs.r, rs.s, yParity);
+    from = recoverSignerRs(digest, rs, yParity);
   } catch (error) {
     throw undecodable(error);
   }
-  return {
+  // Read as transactionFromBytes (chain/sealedTransaction.ts) reads a sealed one: sealing need not check it again.
+  return markReadsBack({
     hash: toHex(keccak256Bytes(data)), type, chainId, nonce, from, to, value, input, gasLimit, gasPrice, maxFeePerGas, maxPriorityFeePerGas,
-    accessList: access, v, r: toHex(rs.r), s: toHex(rs.s), yParity, encoded: raw,
-  };
-}
-
-/** r and s as 32-byte words; s with its top bit set is left to ethers (which refuses it). */
-function signature(r: RlpValue | undefined, s: RlpValue | undefined): { r: Uint8Array; s: Uint8Array } {
-  const rb = bytes(r);
-  const sb = bytes(s);
-  if (rb.length > 32 || sb.length > 32 || (rb.length > 0 && rb[0] === 0) || (sb.length > 0 && sb[0] === 0)) throw new NotLean();
-  if (sb.length === 32 && sb[0] >= 0x80) throw new NotLean();
-  return { r: word32Bytes(rb), s: word32Bytes(sb) };
+    accessList: access, v, r: '0x' + rs.toString('hex', 0, 32), s: '0x' + rs.toString('hex', 32, 64), yParity, encoded: raw,
+  });
 }
 
 function undecodable(error: unknown): ChainError {

@@ -20,7 +20,7 @@ export function addressToWord(address: Hex): bigint {
 }
 
 export function wordToAddress(value: bigint): Hex {
-  return toBeHex(value & ADDRESS_MASK, 20);
+  return '0x' + (value & ADDRESS_MASK).toString(16).padStart(40, '0');
 }
 
 /**

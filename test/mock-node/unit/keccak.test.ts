@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { keccak256 } from 'ethers';
-import { keccak256Bytes } from '../../../mock-node/chain/keccak';
+import { keccak256Bytes, keccak256Into } from '../../../mock-node/chain/keccak';
 
 const hex = (bytes: Uint8Array) => '0x' + Buffer.from(bytes).toString('hex');
 
@@ -29,6 +29,16 @@ describe('keccak-256', () => {
     const big = randomBytes(300);
     const view = big.subarray(7, 207);
     assert.equal(hex(keccak256Bytes(view)), keccak256(Uint8Array.from(view)));
+  });
+
+  it('keccak256Into writes the same digest at an offset and touches nothing else', () => {
+    for (const length of [0, 1, 31, 32, 135, 136, 137, 300]) {
+      const data = randomBytes(length);
+      const out = new Uint8Array(40).fill(0xee);
+      keccak256Into(data, out, 3);
+      assert.equal(hex(out.subarray(3, 35)), hex(keccak_256(data)), `length ${length}`);
+      assert.deepEqual([...out.subarray(0, 3), ...out.subarray(35)], [0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee]);
+    }
   });
 
   it('returns a fresh array: a later hash does not change an earlier result', () => {
