@@ -56,8 +56,8 @@ export class OrderedTrieBuilder {
 
   append(values: readonly Uint8Array[]): void {
     for (const value of values) {
-      const key = indexKey(this.items.length);
-      this.items.push({ id: String(this.items.length), nibbles: toNibbles(key), value });
+      const i = this.items.length;
+      this.items.push({ id: String(i), nibbles: indexNibbles(i), value });
     }
   }
 
@@ -74,6 +74,22 @@ export function orderedTrieRootBytes(items: readonly Uint8Array[]): Uint8Array {
   const builder = new OrderedTrieBuilder();
   builder.append(items);
   return builder.root();
+}
+
+/** The nibbles of rlp(i), an ordered trie's key: toNibbles(indexKey(i)) without the key's bytes. */
+function indexNibbles(i: number): Uint8Array {
+  if (i === 0) return Uint8Array.of(8, 0);
+  if (i < 0x80) return Uint8Array.of(i >> 4, i & 0x0f);
+  let length = 0;
+  for (let v = i; v > 0; v = Math.floor(v / 256)) length++;
+  const nibbles = new Uint8Array(2 + 2 * length);
+  nibbles[0] = 8;
+  nibbles[1] = length;
+  for (let k = length - 1, v = i; k >= 0; k--, v = Math.floor(v / 256)) {
+    nibbles[2 + 2 * k] = (v & 0xff) >> 4;
+    nibbles[3 + 2 * k] = v & 0x0f;
+  }
+  return nibbles;
 }
 
 interface Item {

@@ -157,13 +157,13 @@ export class StateDraft implements StateReader {
 
   addBalance(address: Hex, amount: bigint): void {
     const current = this.account(address);
-    this.updateAccount(address, { balance: current.balance + amount });
+    this.accountChanges.set(address, { ...current, balance: current.balance + amount });
   }
 
   subtractBalance(address: Hex, amount: bigint): void {
     const current = this.account(address);
     if (current.balance < amount) throw new Error(`balance of ${address} below ${amount}`);
-    this.updateAccount(address, { balance: current.balance - amount });
+    this.accountChanges.set(address, { ...current, balance: current.balance - amount });
   }
 
   setStorage(address: Hex, slot: bigint, value: bigint): void {
