@@ -324,7 +324,9 @@ class Reader {
   stripped(wide: boolean): Hex {
     const zeros = this.u8();
     const rest = wide ? this.u32() : this.u8();
-    return '0x' + '00'.repeat(zeros) + this.hex(rest).slice(2);
+    const digits = this.bytes.toString('hex', this.at, this.at + rest);
+    this.at += rest;
+    return zeros === 0 ? '0x' + digits : '0x' + '00'.repeat(zeros) + digits;
   }
 
   ref(bytes: number): number {

@@ -3,17 +3,36 @@
 // every digit, never rounded through a float. The common case costs one JSON.stringify.
 //
 // A result a method has already rendered (a block or its receipts, kept per block: see
-// blockResults.ts) carries its text: a response holding it is written around that text instead
-// of walking the object again. Such a result is shared between the requests that read it, so it
-// is read-only, like every result handle() returns.
+// blockResults.ts; the logs of eth_getLogs, written as they are gathered) carries its text: a
+// response holding it is written around that text instead of walking the object again. Such a
+// result is shared between the requests that read it, so it is read-only, like every result
+// handle() returns.
+//
+// jsonBody also gives the text's length in UTF-8 bytes, which a reply's Content-Length needs:
+// for a known text it was counted once (or is its length: eth_getLogs's text is ASCII), so a
+// reply of megabytes is not scanned again to count it (Buffer.byteLength walks a string that is
+// not flat character by character).
 const MARK = '\u0000bigint:';
 const MARKED = /"\\u0000bigint:(-?\d+)"/g;
 
-const knownTexts = new WeakMap<object, string>();
+/** A JSON text and its length in UTF-8 bytes (equal to its length when, and only when, it is ASCII). */
+export interface JsonBody {
+  text: string;
+  bytes: number;
+}
+
+const knownTexts = new WeakMap<object, JsonBody>();
 
 /** Renders `value` once and remembers its text for the replies that carry it; returns `value`. */
 export function withKnownText<T extends object>(value: T): T {
-  knownTexts.set(value, plainJsonText(value));
+  const text = plainJsonText(value);
+  knownTexts.set(value, { text, bytes: Buffer.byteLength(text) });
+  return value;
+}
+
+/** Remembers `text`, which must be exactly `value`'s JSON text and ASCII, for the replies that carry `value`; returns `value`. */
+export function withAsciiJsonText<T extends object>(value: T, text: string): T {
+  knownTexts.set(value, { text, bytes: text.length });
   return value;
 }
 
@@ -26,25 +45,45 @@ function plainJsonText(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? MARK + v.toString() : v)).replace(MARKED, '$1');
 }
 
-/** The text of a JSON-RPC response `{jsonrpc, id, result}` whose result's text is known, else undefined. */
-function responseText(value: unknown): string | undefined {
+/** The body of a JSON-RPC response `{jsonrpc, id, result}` whose result's text is known, else undefined. */
+function responseBody(value: unknown): JsonBody | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const response = value as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
   const result = response.result;
   if (result === null || typeof result !== 'object') return undefined;
-  const text = knownTexts.get(result);
-  if (text === undefined || response.error !== undefined) return undefined;
+  const known = knownTexts.get(result);
+  if (known === undefined || response.error !== undefined) return undefined;
   // The order JSON.stringify writes handler.ts's responses in: jsonrpc, id, result.
   const keys = Object.keys(response);
   if (keys.length !== 3 || keys[0] !== 'jsonrpc' || keys[1] !== 'id' || keys[2] !== 'result') return undefined;
-  return `{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id)},"result":${text}}`;
+  const head = `{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id)},"result":`;
+  return { text: `${head}${known.text}}`, bytes: Buffer.byteLength(head) + known.bytes + 1 };
+}
+
+/** `value`'s JSON text with its UTF-8 length. */
+export function jsonBody(value: unknown): JsonBody {
+  const known = responseBody(value);
+  if (known !== undefined) return known;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => responseBody(item));
+    if (items.some((item) => item !== undefined)) {
+      let bytes = value.length + 1; // the brackets and commas
+      const texts = items.map((item, i) => {
+        const body = item ?? plainBody(value[i]);
+        bytes += body.bytes;
+        return body.text;
+      });
+      return { text: `[${texts.join(',')}]`, bytes };
+    }
+  }
+  return plainBody(value);
+}
+
+function plainBody(value: unknown): JsonBody {
+  const text = plainJsonText(value);
+  return { text, bytes: text === undefined ? 0 : Buffer.byteLength(text) }; // undefined: JSON.stringify(undefined)
 }
 
 export function jsonText(value: unknown): string {
-  const known = responseText(value);
-  if (known !== undefined) return known;
-  if (Array.isArray(value) && value.some((item) => responseText(item) !== undefined)) {
-    return `[${value.map((item) => responseText(item) ?? plainJsonText(item)).join(',')}]`;
-  }
-  return plainJsonText(value);
+  return jsonBody(value).text;
 }

@@ -14,7 +14,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandleResult } from './handler';
-import { jsonText } from './jsonText';
+import { jsonBody, type JsonBody } from './jsonText';
 import type { ProfileName } from './methods/types';
 
 /** The reason phrase of a status, from node:http on first use (the single executable's startup snapshot cannot hold node:http). */
@@ -57,6 +57,8 @@ const CLOSE = 'connection: close\r\n';
 interface Slot {
   /** The reply's bytes as text; undefined while the answer is being worked out. */
   text: string | undefined;
+  /** The text is ASCII (written as Latin-1: a copy, where UTF-8 encodes character by character). */
+  ascii: boolean;
   /** An injected timeout: close the connection at this point without an answer. */
   hangup: boolean;
 }
@@ -84,11 +86,15 @@ function replyHead(status: number, headers: Record<string, string> | undefined, 
   return head + '\r\n';
 }
 
-/** The bytes of one reply, as text (the body is JSON, written as UTF-8). */
-export function renderReply(result: HandleResult, fixedHeaders: string, close: boolean, keepAliveSeconds: number): string {
-  const body = result.body === undefined ? '' : jsonText(result.body);
+const NO_BODY: JsonBody = { text: '', bytes: 0 };
+
+/** The bytes of one reply, as text (the body is JSON, written as UTF-8), and whether it is all ASCII. */
+export function renderReply(result: HandleResult, fixedHeaders: string, close: boolean, keepAliveSeconds: number): { text: string; ascii: boolean } {
+  const body = result.body === undefined ? NO_BODY : jsonBody(result.body);
   const status = result.status === 200 && result.body === undefined ? 204 : result.status;
-  return replyHead(status, result.headers, fixedHeaders, Buffer.byteLength(body), close, keepAliveSeconds) + body;
+  const head = replyHead(status, result.headers, fixedHeaders, body.bytes, close, keepAliveSeconds);
+  // A text is ASCII when its UTF-8 bytes are as many as its characters.
+  return { text: head + body.text, ascii: body.bytes === body.text.length && Buffer.byteLength(head) === head.length };
 }
 
 /** The parsed head of a request this path serves, or null to hand the connection to Node. */
@@ -288,18 +294,18 @@ class LeanConnection {
   }
 
   private serve(profile: ProfileName, text: string, close: boolean): void {
-    const slot: Slot = { text: undefined, hangup: false };
+    const slot: Slot = { text: undefined, ascii: false, hangup: false };
     this.slots.push(slot);
     const keepAlive = Math.floor(this.server.keepAliveTimeout / 1000);
     this.route.answer(profile, text).then(
       (result) => {
         if (result.hangup) slot.hangup = true;
-        else slot.text = renderReply(result, this.fixedHeaders, close, keepAlive);
+        else ({ text: slot.text, ascii: slot.ascii } = renderReply(result, this.fixedHeaders, close, keepAlive));
         this.queueFlush();
       },
       () => {
         // answer() turns every failure into a reply; this is the last line of defence.
-        slot.text = renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } } }, this.fixedHeaders, close, keepAlive);
+        ({ text: slot.text, ascii: slot.ascii } = renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } } }, this.fixedHeaders, close, keepAlive));
         this.queueFlush();
       },
     );
@@ -317,6 +323,7 @@ class LeanConnection {
     this.flushQueued = false;
     if (this.finished) return;
     let out = '';
+    let ascii = true;
     let taken = 0;
     let hangup = false;
     for (const slot of this.slots) {
@@ -326,10 +333,11 @@ class LeanConnection {
       }
       if (slot.text === undefined) break;
       out += slot.text;
+      ascii &&= slot.ascii;
       taken++;
     }
     this.slots.splice(0, taken);
-    if (out.length > 0) this.socket.write(out, 'utf8');
+    if (out.length > 0) this.socket.write(out, ascii ? 'latin1' : 'utf8');
     if (hangup) return this.destroy();
     if (this.socket.writableLength >= MAX_UNSENT_BYTES) this.socket.pause(); // 'drain' resumes
     if (this.slots.length > 0) return;

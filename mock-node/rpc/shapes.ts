@@ -117,7 +117,21 @@ export function receiptJson(block: BlockRecord, included: IncludedTransaction, i
   };
 }
 
-export function logJson(log: LogRecord, ref: BlockRef, removed = false): Json {
+/** A log object (the execution API's Log, with blockTimestamp as geth sends it). */
+export type LogJson = {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+  blockNumber: Hex | null;
+  blockHash: Hex | null;
+  blockTimestamp: Hex;
+  transactionHash: Hex;
+  transactionIndex: Hex;
+  logIndex: Hex;
+  removed: boolean;
+};
+
+export function logJson(log: LogRecord, ref: BlockRef, removed = false): LogJson {
   return {
     address: log.address,
     topics: log.topics,
@@ -126,10 +140,38 @@ export function logJson(log: LogRecord, ref: BlockRef, removed = false): Json {
     blockHash: ref.hash,
     blockTimestamp: ref.timestamp,
     transactionHash: log.transactionHash,
-    transactionIndex: quantity(log.transactionIndex),
-    logIndex: quantity(log.logIndex),
+    transactionIndex: countQuantity(log.transactionIndex),
+    logIndex: countQuantity(log.logIndex),
     removed,
   };
+}
+
+/** 0x-hex of the small counts a log carries (its transaction's and its own position), each made once. */
+const SMALL_QUANTITIES: Hex[] = [];
+
+function countQuantity(n: number): Hex {
+  return n < 1024 ? (SMALL_QUANTITIES[n] ??= quantity(n)) : quantity(n);
+}
+
+/**
+ * A block's logs as JSON text, each exactly JSON.stringify(logJson(log, ref, removed)) but written
+ * field by field: the block's part (number, hash, timestamp) is made once per block, not per log.
+ * A log's fields are 0x-hex (the chain makes them so, and a state file is checked for it), so no
+ * character needs escaping.
+ */
+export class LogTextWriter {
+  /** From blockNumber to the opening quote of transactionHash. */
+  private readonly blockPart: string;
+
+  constructor(ref: BlockRef) {
+    const text = (value: Hex | null) => (value === null ? 'null' : `"${value}"`);
+    this.blockPart = `,"blockNumber":${text(ref.number)},"blockHash":${text(ref.hash)},"blockTimestamp":"${ref.timestamp}","transactionHash":"`;
+  }
+
+  text(log: LogRecord, removed = false): string {
+    const topics = log.topics.length === 0 ? '[]' : `["${log.topics.join('","')}"]`;
+    return `{"address":"${log.address}","topics":${topics},"data":"${log.data}"${this.blockPart}${log.transactionHash}","transactionIndex":"${countQuantity(log.transactionIndex)}","logIndex":"${countQuantity(log.logIndex)}","removed":${removed}}`;
+  }
 }
 
 function minBig(a: bigint, b: bigint): bigint {

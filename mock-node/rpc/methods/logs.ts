@@ -10,7 +10,9 @@ import { findBlock, blockNumberForTag } from '../blockResolution';
 import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
 import { FILTER_FIELDS, MAX_TOPIC_POSITIONS } from '../../catalog/index';
-import { blockRef, logJson, type Json } from '../shapes';
+import { type Json, type LogJson } from '../shapes';
+import { blockLogs } from '../logResults';
+import { withAsciiJsonText } from '../jsonText';
 import type { MethodTable, NodeServices, ProfileName } from './types';
 import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
 
@@ -61,7 +63,7 @@ export function parseLogFilter(raw: unknown, index = 0): LogQuery {
   return { filter: { addresses, topics }, blockHash, from, to };
 }
 
-export function logMatches(log: LogRecord, filter: LogFilter): boolean {
+export function logMatches(log: Pick<LogRecord, 'address' | 'topics'>, filter: LogFilter): boolean {
   if (filter.addresses && !filter.addresses.has(log.address)) return false;
   for (let i = 0; i < filter.topics.length; i++) {
     const accepted = filter.topics[i];
@@ -99,16 +101,62 @@ function bloomProbe(filter: LogFilter): BloomProbe {
   return new BloomProbe(groups);
 }
 
-export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity): Json[] {
-  const result: Json[] = [];
-  let probe: BloomProbe | undefined; // made at the first block with logs: a query that reads none hashes nothing
-  for (const block of blocks) {
-    // The bloom first: a sealed block's logs are rendered from bytes only when it may match.
-    if (!(probe ??= bloomProbe(filter)).mayMatch(block.header.logsBloom) || block.logs.length === 0) continue;
-    const ref = blockRef(block, identity);
-    for (const log of block.logs) if (logMatches(log, filter)) result.push(logJson(log, ref));
+/**
+ * The logs a query answers, gathered block by block from the blocks' rendered logs
+ * (logResults.ts): the matching objects, and their texts joined into the result's JSON text, so
+ * the reply is written around that text rather than by walking the objects again.
+ */
+class LogsResult {
+  readonly logs: LogJson[] = [];
+  private readonly texts: string[] = [];
+  private probe: BloomProbe | undefined; // made at the first block with logs: a query that reads none hashes nothing
+
+  constructor(
+    private readonly filter: LogFilter,
+    private readonly identity: PendingIdentity,
+  ) {}
+
+  get length(): number {
+    return this.logs.length;
   }
-  return result;
+
+  /** The logs of `block` the filter matches, at most `room` of them; false when more would match. */
+  add(block: BlockRecord, room = Infinity): boolean {
+    // The bloom first: a sealed block's logs are read from its bytes only when it may match.
+    if (!(this.probe ??= bloomProbe(this.filter)).mayMatch(block.header.logsBloom)) return true;
+    const rendered = blockLogs(block, this.identity);
+    const { logs, text, starts } = rendered;
+    let matched = 0;
+    for (let i = 0; i < logs.length; i++) {
+      if (!logMatches(logs[i], this.filter)) continue;
+      if (matched === room) return false;
+      matched++;
+    }
+    if (matched === 0) return true;
+    if (matched === logs.length) {
+      // Every log: the block's text as it is.
+      for (const log of logs) this.logs.push(log);
+      this.texts.push(text);
+    } else {
+      for (let i = 0; i < logs.length; i++) {
+        if (!logMatches(logs[i], this.filter)) continue;
+        this.logs.push(logs[i]);
+        this.texts.push(text.slice(starts[i], starts[i + 1] - 1));
+      }
+    }
+    return true;
+  }
+
+  /** The result, carrying its JSON text. */
+  result(): Json[] {
+    return withAsciiJsonText(this.logs, `[${this.texts.join(',')}]`);
+  }
+}
+
+export function collectLogs(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity): Json[] {
+  const result = new LogsResult(filter, identity);
+  for (const block of blocks) result.add(block);
+  return result.result();
 }
 
 /**
@@ -152,32 +200,23 @@ export function checkBlockRange(range: ResolvedRange, head: bigint, limit: numbe
  */
 export function collectLogsCapped(blocks: Iterable<BlockRecord>, filter: LogFilter, identity: PendingIdentity, cap: number, from?: bigint): Json[] {
   if (cap <= 0) return collectLogs(blocks, filter, identity);
-  const result: Json[] = [];
-  let probe: BloomProbe | undefined;
+  const result = new LogsResult(filter, identity);
   // The query's first block (blocks the log index rules out are not yielded).
   let first: bigint | undefined = from;
   for (const block of blocks) {
     const number = block.header.number;
     first ??= number;
-    // Every block before this one fits (read, or ruled out by the index): the range is contiguous.
-    const lastFitting = number > first ? number - 1n : undefined;
-    if ((probe ??= bloomProbe(filter)).mayMatch(block.header.logsBloom) && block.logs.length > 0) {
-      const ref = blockRef(block, identity);
-      for (const log of block.logs) {
-        if (!logMatches(log, filter)) continue;
-        if (result.length === cap) {
-          const retryTo = lastFitting ?? first;
-          throw new RpcError(ErrorCode.InvalidParams, `query exceeds max results ${cap}, retry with the range ${first}-${retryTo}`, {
-            limit: cap,
-            retryFrom: Number(first),
-            retryTo: Number(retryTo),
-          });
-        }
-        result.push(logJson(log, ref));
-      }
+    if (!result.add(block, cap - result.length)) {
+      // Every block before this one fits (read, or ruled out by the index): the range is contiguous.
+      const retryTo = number > first ? number - 1n : first;
+      throw new RpcError(ErrorCode.InvalidParams, `query exceeds max results ${cap}, retry with the range ${first}-${retryTo}`, {
+        limit: cap,
+        retryFrom: Number(first),
+        retryTo: Number(retryTo),
+      });
     }
   }
-  return result;
+  return result.result();
 }
 
 /** eth_getLogs over a parsed query, with the profile's limits (eth_getFilterLogs answers the same). */

@@ -1,0 +1,92 @@
+// A block's logs as eth_getLogs answers them: each log's object, and the JSON text of all of them
+// written once (LogTextWriter: the block's number, hash and timestamp made once per block, each
+// log's fields written straight into the text). A query picks the logs its filter matches and
+// joins their texts, so its reply is not made by walking thousands of objects again.
+//
+// Kept for the blocks read last, bounded by the characters of text held, so a client polling
+// a range reads no block twice. Keyed by the block record itself, as blockResults.ts: a sealed
+// block's record never changes, a block a reorg replaced or --history-blocks pruned is no longer
+// the record the chain gives for its number (its entry is never read again and ages out), and the
+// pending block is a new record at every change.
+import type { BlockRecord } from '../chain/types';
+import type { PendingIdentity } from '../options';
+import { blockRef, logJson, LogTextWriter, type LogJson } from './shapes';
+
+export interface BlockLogs {
+  readonly identity: PendingIdentity;
+  /** Every log of the block, in order. */
+  readonly logs: readonly LogJson[];
+  /** The logs' texts joined with commas. */
+  readonly text: string;
+  /** Where log i's text starts in `text`; the entry past the last is text.length + 1. */
+  readonly starts: Uint32Array;
+}
+
+/**
+ * The bound of the kept entries, in characters of text (about as many bytes: the text is ASCII),
+ * with each entry and each log object counted as the characters of memory they take.
+ */
+const MAX_HELD_CHARS = 8 * 1024 * 1024;
+const ENTRY_CHARS = 256;
+const LOG_CHARS = 128;
+
+const kept = new Map<BlockRecord, BlockLogs>();
+let heldChars = 0;
+
+/** Renders every log of `block` (its logs read once). */
+export function renderBlockLogs(block: BlockRecord, identity: PendingIdentity): BlockLogs {
+  const records = block.logs;
+  const logs: LogJson[] = new Array(records.length);
+  const starts = new Uint32Array(records.length + 1);
+  if (records.length === 0) return { identity, logs, text: '', starts };
+  const ref = blockRef(block, identity);
+  const writer = new LogTextWriter(ref);
+  const texts: string[] = new Array(records.length);
+  let at = 0;
+  for (let i = 0; i < records.length; i++) {
+    const log = records[i];
+    logs[i] = logJson(log, ref);
+    const text = writer.text(log);
+    texts[i] = text;
+    starts[i] = at;
+    at += text.length + 1;
+  }
+  starts[records.length] = at;
+  return { identity, logs, text: texts.join(','), starts };
+}
+
+/** The rendered logs of `block`, from the kept ones when it was read lately. */
+export function blockLogs(block: BlockRecord, identity: PendingIdentity): BlockLogs {
+  const found = kept.get(block);
+  if (found !== undefined && found.identity === identity) {
+    kept.delete(block); // read last: moves to the end
+    kept.set(block, found);
+    return found;
+  }
+  const made = renderBlockLogs(block, identity);
+  if (found !== undefined) forget(block, found);
+  if (made.logs.length > 0 && made.text.length <= MAX_HELD_CHARS / 4) {
+    kept.set(block, made);
+    heldChars += held(made);
+    for (const [oldest, entry] of kept) {
+      if (heldChars <= MAX_HELD_CHARS) break;
+      forget(oldest, entry);
+    }
+  }
+  return made;
+}
+
+/** What an entry counts against the bound: its text, and its objects as about as many characters. */
+function held(entry: BlockLogs): number {
+  return entry.text.length + ENTRY_CHARS + LOG_CHARS * entry.logs.length;
+}
+
+function forget(block: BlockRecord, entry: BlockLogs): void {
+  kept.delete(block);
+  heldChars -= held(entry);
+}
+
+/** Blocks kept and the characters they count (tests read these). */
+export function keptBlockLogs(): { blocks: number; chars: number } {
+  return { blocks: kept.size, chars: heldChars };
+}
