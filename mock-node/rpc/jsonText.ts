@@ -11,13 +11,15 @@
 // jsonBody also gives the text's length in UTF-8 bytes, which a reply's Content-Length needs:
 // for a known text it was counted once (or is its length: eth_getLogs's text is ASCII), so a
 // reply of megabytes is not scanned again to count it (Buffer.byteLength walks a string that is
-// not flat character by character).
+// not flat character by character). A long known text stays in parts (eth_getLogs: one per
+// block), which the raw-socket path copies into a reused buffer (replyBuffers.ts): joining them
+// would copy megabytes into fresh memory first.
 const MARK = '\u0000bigint:';
 const MARKED = /"\\u0000bigint:(-?\d+)"/g;
 
-/** A JSON text and its length in UTF-8 bytes (equal to its length when, and only when, it is ASCII). */
+/** A JSON text, in parts to be written one after the other, and its length in UTF-8 bytes (equal to its length when, and only when, it is ASCII). */
 export interface JsonBody {
-  text: string;
+  parts: readonly string[];
   bytes: number;
 }
 
@@ -26,13 +28,18 @@ const knownTexts = new WeakMap<object, JsonBody>();
 /** Renders `value` once and remembers its text for the replies that carry it; returns `value`. */
 export function withKnownText<T extends object>(value: T): T {
   const text = plainJsonText(value);
-  knownTexts.set(value, { text, bytes: Buffer.byteLength(text) });
+  knownTexts.set(value, { parts: [text], bytes: Buffer.byteLength(text) });
   return value;
 }
 
-/** Remembers `text`, which must be exactly `value`'s JSON text and ASCII, for the replies that carry `value`; returns `value`. */
-export function withAsciiJsonText<T extends object>(value: T, text: string): T {
-  knownTexts.set(value, { text, bytes: text.length });
+/**
+ * Remembers `parts`, which written one after the other must be exactly `value`'s JSON text, and
+ * ASCII, for the replies that carry `value`; returns `value`.
+ */
+export function withAsciiJsonParts<T extends object>(value: T, parts: readonly string[]): T {
+  let bytes = 0;
+  for (const part of parts) bytes += part.length;
+  knownTexts.set(value, { parts, bytes });
   return value;
 }
 
@@ -57,7 +64,8 @@ function responseBody(value: unknown): JsonBody | undefined {
   const keys = Object.keys(response);
   if (keys.length !== 3 || keys[0] !== 'jsonrpc' || keys[1] !== 'id' || keys[2] !== 'result') return undefined;
   const head = `{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id)},"result":`;
-  return { text: `${head}${known.text}}`, bytes: Buffer.byteLength(head) + known.bytes + 1 };
+  const parts = known.parts.length === 1 ? [`${head}${known.parts[0]}}`] : [head, ...known.parts, '}'];
+  return { parts, bytes: Buffer.byteLength(head) + known.bytes + 1 };
 }
 
 /** `value`'s JSON text with its UTF-8 length. */
@@ -68,12 +76,15 @@ export function jsonBody(value: unknown): JsonBody {
     const items = value.map((item) => responseBody(item));
     if (items.some((item) => item !== undefined)) {
       let bytes = value.length + 1; // the brackets and commas
-      const texts = items.map((item, i) => {
+      const parts: string[] = ['['];
+      items.forEach((item, i) => {
         const body = item ?? plainBody(value[i]);
+        if (i > 0) parts.push(',');
+        for (const part of body.parts) parts.push(part);
         bytes += body.bytes;
-        return body.text;
       });
-      return { text: `[${texts.join(',')}]`, bytes };
+      parts.push(']');
+      return { parts, bytes };
     }
   }
   return plainBody(value);
@@ -81,9 +92,15 @@ export function jsonBody(value: unknown): JsonBody {
 
 function plainBody(value: unknown): JsonBody {
   const text = plainJsonText(value);
-  return { text, bytes: text === undefined ? 0 : Buffer.byteLength(text) }; // undefined: JSON.stringify(undefined)
+  // undefined: JSON.stringify(undefined), which the callers check for before.
+  return text === undefined ? { parts: [], bytes: 0 } : { parts: [text], bytes: Buffer.byteLength(text) };
+}
+
+/** The body's text in one string. */
+export function joinedText(body: JsonBody): string {
+  return body.parts.length === 1 ? body.parts[0] : body.parts.join('');
 }
 
 export function jsonText(value: unknown): string {
-  return jsonBody(value).text;
+  return joinedText(jsonBody(value));
 }

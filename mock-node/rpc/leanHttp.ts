@@ -14,7 +14,8 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandleResult } from './handler';
-import { jsonBody, type JsonBody } from './jsonText';
+import { joinedText, jsonBody, type JsonBody } from './jsonText';
+import { recycleReplyBuffer, REUSED_BUFFER_MIN_BYTES, takeReplyBuffer } from './replyBuffers';
 import type { ProfileName } from './methods/types';
 
 /** The reason phrase of a status, from node:http on first use (the single executable's startup snapshot cannot hold node:http). */
@@ -59,6 +60,8 @@ interface Slot {
   text: string | undefined;
   /** The text is ASCII (written as Latin-1: a copy, where UTF-8 encodes character by character). */
   ascii: boolean;
+  /** A long body, written after the text from a reused buffer. */
+  body: Buffer | undefined;
   /** An injected timeout: close the connection at this point without an answer. */
   hangup: boolean;
 }
@@ -86,15 +89,34 @@ function replyHead(status: number, headers: Record<string, string> | undefined, 
   return head + '\r\n';
 }
 
-const NO_BODY: JsonBody = { text: '', bytes: 0 };
+const NO_BODY: JsonBody = { parts: [], bytes: 0 };
 
-/** The bytes of one reply, as text (the body is JSON, written as UTF-8), and whether it is all ASCII. */
-export function renderReply(result: HandleResult, fixedHeaders: string, close: boolean, keepAliveSeconds: number): { text: string; ascii: boolean } {
+/** One reply's bytes: its text, and after it a long body copied into a reused buffer (replyBuffers.ts), if any. */
+export interface RenderedReply {
+  text: string;
+  /** The text is ASCII (written as Latin-1: a copy, where UTF-8 encodes character by character). */
+  ascii: boolean;
+  body: Buffer | undefined;
+}
+
+/** The bytes of one reply (the body is JSON, written as UTF-8). */
+export function renderReply(result: HandleResult, fixedHeaders: string, close: boolean, keepAliveSeconds: number): RenderedReply {
   const body = result.body === undefined ? NO_BODY : jsonBody(result.body);
   const status = result.status === 200 && result.body === undefined ? 204 : result.status;
   const head = replyHead(status, result.headers, fixedHeaders, body.bytes, close, keepAliveSeconds);
-  // A text is ASCII when its UTF-8 bytes are as many as its characters.
-  return { text: head + body.text, ascii: body.bytes === body.text.length && Buffer.byteLength(head) === head.length };
+  const headAscii = Buffer.byteLength(head) === head.length;
+  if (body.parts.length <= 1) {
+    const text = body.parts.length === 1 ? body.parts[0] : '';
+    // A text is ASCII when its UTF-8 bytes are as many as its characters.
+    return { text: head + text, ascii: headAscii && body.bytes === text.length, body: undefined };
+  }
+  let chars = 0;
+  for (const part of body.parts) chars += part.length;
+  if (chars !== body.bytes || body.bytes < REUSED_BUFFER_MIN_BYTES) return { text: head + joinedText(body), ascii: headAscii && chars === body.bytes, body: undefined };
+  const bytes = takeReplyBuffer(body.bytes);
+  let at = 0;
+  for (const part of body.parts) at += bytes.write(part, at, 'latin1');
+  return { text: head, ascii: headAscii, body: bytes };
 }
 
 /** The parsed head of a request this path serves, or null to hand the connection to Node. */
@@ -294,18 +316,18 @@ class LeanConnection {
   }
 
   private serve(profile: ProfileName, text: string, close: boolean): void {
-    const slot: Slot = { text: undefined, ascii: false, hangup: false };
+    const slot: Slot = { text: undefined, ascii: false, body: undefined, hangup: false };
     this.slots.push(slot);
     const keepAlive = Math.floor(this.server.keepAliveTimeout / 1000);
     this.route.answer(profile, text).then(
       (result) => {
         if (result.hangup) slot.hangup = true;
-        else ({ text: slot.text, ascii: slot.ascii } = renderReply(result, this.fixedHeaders, close, keepAlive));
+        else ({ text: slot.text, ascii: slot.ascii, body: slot.body } = renderReply(result, this.fixedHeaders, close, keepAlive));
         this.queueFlush();
       },
       () => {
         // answer() turns every failure into a reply; this is the last line of defence.
-        ({ text: slot.text, ascii: slot.ascii } = renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } } }, this.fixedHeaders, close, keepAlive));
+        ({ text: slot.text, ascii: slot.ascii, body: slot.body } = renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } } }, this.fixedHeaders, close, keepAlive));
         this.queueFlush();
       },
     );
@@ -318,7 +340,7 @@ class LeanConnection {
     process.nextTick(this.flushNow);
   }
 
-  /** Writes every reply that is ready, in request order, as one write. */
+  /** Writes every reply that is ready, in request order, as one write (one writev when a long body is in a buffer). */
   private flush(): void {
     this.flushQueued = false;
     if (this.finished) return;
@@ -326,6 +348,7 @@ class LeanConnection {
     let ascii = true;
     let taken = 0;
     let hangup = false;
+    let corked = false;
     for (const slot of this.slots) {
       if (slot.hangup) {
         hangup = true;
@@ -335,9 +358,20 @@ class LeanConnection {
       out += slot.text;
       ascii &&= slot.ascii;
       taken++;
+      const body = slot.body;
+      if (body !== undefined) {
+        if (!corked) this.socket.cork();
+        corked = true;
+        this.socket.write(out, ascii ? 'latin1' : 'utf8');
+        // The buffer is used again once the socket no longer needs its bytes (written, or the write failed).
+        this.socket.write(body, () => recycleReplyBuffer(body));
+        out = '';
+        ascii = true;
+      }
     }
     this.slots.splice(0, taken);
     if (out.length > 0) this.socket.write(out, ascii ? 'latin1' : 'utf8');
+    if (corked) this.socket.uncork();
     if (hangup) return this.destroy();
     if (this.socket.writableLength >= MAX_UNSENT_BYTES) this.socket.pause(); // 'drain' resumes
     if (this.slots.length > 0) return;

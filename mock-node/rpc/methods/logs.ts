@@ -12,7 +12,7 @@ import { parseAddress, parseBlockSelector, parseHash, type BlockSelector } from 
 import { FILTER_FIELDS, MAX_TOPIC_POSITIONS } from '../../catalog/index';
 import { type Json, type LogJson } from '../shapes';
 import { blockLogs } from '../logResults';
-import { withAsciiJsonText } from '../jsonText';
+import { withAsciiJsonParts } from '../jsonText';
 import type { MethodTable, NodeServices, ProfileName } from './types';
 import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
 
@@ -147,9 +147,15 @@ class LogsResult {
     return true;
   }
 
-  /** The result, carrying its JSON text. */
+  /** The result, carrying its JSON text in parts (the blocks' texts, not copied into one string). */
   result(): Json[] {
-    return withAsciiJsonText(this.logs, `[${this.texts.join(',')}]`);
+    const parts: string[] = ['['];
+    for (let i = 0; i < this.texts.length; i++) {
+      if (i > 0) parts.push(',');
+      parts.push(this.texts[i]);
+    }
+    parts.push(']');
+    return withAsciiJsonParts(this.logs, parts);
   }
 }
 

@@ -15,6 +15,8 @@ import { blockLogs, keptBlockLogs, renderBlockLogs } from '../../../mock-node/rp
 import { blockRef, logJson, LogTextWriter } from '../../../mock-node/rpc/shapes';
 import type { StateLayer } from '../../../mock-node/state/worldState';
 import { rpc, startTestNode } from '../../helpers/rpc';
+import { freeReplyBuffers, REUSED_BUFFER_MIN_BYTES } from '../../../mock-node/rpc/replyBuffers';
+import { connect } from 'node:net';
 
 const hex = (bytes: number) => '0x' + randomBytes(bytes).toString('hex');
 const word = (value: number) => '0x' + value.toString(16).padStart(64, '0');
@@ -135,6 +137,51 @@ describe('eth_getLogs text rendering', () => {
       // The pending block, empty here, adds nothing.
       assert.deepEqual((await getLogs({ fromBlock: 'pending', toBlock: 'pending' })).result, []);
       assert.deepEqual((await getLogs({ fromBlock: '0x1', toBlock: 'pending' })).result, expected);
+    });
+
+    it('a long reply (from a reused buffer) comes whole, also pipelined between short ones and to several clients at once', async () => {
+      // LOG0 with 300,000 zero bytes of data: a reply of 600 kB, past the reused-buffer threshold.
+      await rpc(node.url, 'eth_sendTransaction', [{ from: node.accounts[0].address, data: '0x' + '620493e0' + '6000' + 'a0' + '00', gas: '0x4c4b40' }]);
+      await rpc(node.url, 'evm_mine');
+      const expected = await receiptLogs(1, Number(await rpc(node.url, 'eth_blockNumber')));
+      assert.equal(expected.length, 1);
+      assert.ok(Buffer.byteLength(JSON.stringify(expected)) > REUSED_BUFFER_MIN_BYTES);
+      const filter = { fromBlock: '0x1', toBlock: 'latest' };
+      const replies = await Promise.all([getLogs(filter), getLogs(filter), getLogs(filter)]);
+      for (const reply of replies) assert.deepEqual(reply.result, expected);
+      assert.ok(freeReplyBuffers().count >= 1, 'the buffers came back once written');
+      const again = await getLogs(filter);
+      assert.equal(again.text, replies[0].text);
+
+      // Pipelined on one connection: short, long, short, long; each reply in order and whole.
+      const { port } = new URL(node.url);
+      const bodies = [
+        { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_getLogs', params: [filter] },
+        { jsonrpc: '2.0', id: 3, method: 'eth_chainId', params: [] },
+        { jsonrpc: '2.0', id: 4, method: 'eth_getLogs', params: [filter] },
+      ].map((body) => JSON.stringify(body));
+      const request = bodies.map((body) => `POST / HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`).join('');
+      const raw = await new Promise<Buffer>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('end', () => resolve(Buffer.concat(chunks)));
+        socket.on('error', reject);
+      });
+      const answers: any[] = [];
+      let at = 0;
+      while (at < raw.length) {
+        const headEnd = raw.indexOf('\r\n\r\n', at);
+        const head = raw.toString('latin1', at, headEnd);
+        const length = Number(/content-length: (\d+)/i.exec(head)![1]);
+        answers.push(JSON.parse(raw.toString('utf8', headEnd + 4, headEnd + 4 + length)));
+        at = headEnd + 4 + length;
+      }
+      assert.deepEqual(answers.map((answer) => answer.id), [1, 2, 3, 4]);
+      assert.deepEqual(answers[1].result, expected);
+      assert.deepEqual(answers[3].result, expected);
+      assert.equal(answers[2].result, '0x7a69');
     });
 
     it('after a reorg answers the new blocks\' logs, never the kept text of the replaced ones', async () => {
