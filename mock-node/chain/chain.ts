@@ -114,6 +114,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   private timersOn = false;
   /** While a timer tick runs: the slot its flashblock is announced at (slotTimer.ts). */
   private announceAt: { timer: SlotTimer; slotAt: number } | undefined;
+  /** While a flashblock is cut and waits for its slot: the queued transactions it took (a replacement of one is too late). */
+  private publishing: Set<TransactionRecord> | undefined;
   private perBlock: number;
   private mining: MiningMode;
   /** evm_setBlockGasLimit, anvil_setCoinbase, anvil_setNextBlockBaseFeePerGas: what the next blocks get. */
@@ -330,6 +332,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       throw new ChainError({ kind: 'nonce-too-low', next: account.nonce, nonce: tx.nonce });
     }
     const existing = this.queue.sameNonce(tx);
+    // Cut into a flashblock that is about to be published: as if it were pre-confirmed already.
+    if (existing && this.publishing?.has(existing)) throw new ChainError({ kind: 'nonce-too-low', next: tx.nonce + 1n, nonce: tx.nonce });
     // geth's rule: a replacement raises both the fee cap and the tip by at least 10%.
     if (existing && (maxFeePerGas(tx) * 10n < maxFeePerGas(existing) * 11n || priorityFeePerGas(tx) * 10n < priorityFeePerGas(existing) * 11n)) {
       throw new ChainError({ kind: 'replacement-underpriced' });
@@ -789,6 +793,18 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async flashblock(): Promise<BlockRecord> {
     const block = this.building;
     if (!block.timestampFixed) block.timestamp = this.clock.stampFor(block.params.parent.header.timestamp);
+    // What this cut takes stays queued until the flashblock is published (below): until then it
+    // is what reads see, a queued transaction.
+    const taken = new Set<TransactionRecord>();
+    this.publishing = taken;
+    try {
+      return await this.cutAndPublish(block, taken);
+    } finally {
+      this.publishing = undefined;
+    }
+  }
+
+  private async cutAndPublish(block: BlockInProgress, taken: Set<TransactionRecord>): Promise<BlockRecord> {
     const env = block.environment(this.options.chainId, this.hashOfBlock);
     const draft = new StateDraft(block.state);
     const added: IncludedTransaction[] = [];
@@ -797,21 +813,22 @@ export class Chain extends EventEmitter<ChainEvents> {
     const gasCap = this.flashblockGasCap(block.flashblockIndex + 1);
     let logCount = block.logs.length;
     let progress = true;
-    while (progress && this.queue.size > 0) {
+    while (progress && this.queue.size > taken.size) {
       progress = false;
       for (const tx of this.queue.list()) {
+        if (taken.has(tx)) continue;
         const index = block.included.length + added.length;
         let result = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
         // Only a transaction that meets EVM code is asynchronous.
         if (result instanceof Promise) result = await result;
         if ('problem' in result) {
           if (result.problem === 'nonce-too-low' || result.problem === 'insufficient-funds') {
-            this.queue.remove(tx);
+            taken.add(tx);
             dropped.push({ tx, reason: result.problem === 'nonce-too-low' ? 'nonce too low' : 'insufficient funds for gas * price + value' });
           }
           continue;
         }
-        this.queue.remove(tx);
+        taken.add(tx);
         gasUsed += result.receipt.gasUsed;
         logCount += result.receipt.logs.length;
         added.push({
@@ -826,11 +843,13 @@ export class Chain extends EventEmitter<ChainEvents> {
     const state = await this.stateTrie.commit(block.state, draft);
     await block.append(added, state);
     block.flashblockIndex++;
-    this.pendingSnapshot = block.snapshot(false);
-    // A timer's flashblock is announced at its slot, however long its cut took (reads already see it).
+    // A timer's flashblock is published at its slot, however long its cut took: until then reads
+    // see the previous flashblock and its transactions as queued (one view, never half of each).
     const announce = this.announceAt;
     this.announceAt = undefined;
     if (announce) await announce.timer.waitForSlot(announce.slotAt);
+    for (const tx of taken) this.queue.remove(tx);
+    this.pendingSnapshot = block.snapshot(false);
     for (const item of added) this.resolveWaiters(item.tx.hash, item);
     for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason }));
     this.emit('flashblock', this.pendingSnapshot, added);
