@@ -9,7 +9,11 @@
 export interface SlotClock {
   /** Milliseconds on a monotonic clock (fractional). */
   now(): number;
-  setTimer(callback: () => void, ms: number): unknown;
+  /**
+   * A timer; `keepAlive` holds the process open until it fires (a cut waiting for its slot must
+   * finish: a stopping node saves its state after it), otherwise it does not.
+   */
+  setTimer(callback: () => void, ms: number, keepAlive?: boolean): unknown;
   clearTimer(handle: unknown): void;
   /** Waits, without yielding, until now() reaches `until` (under a millisecond: finer than a timer). */
   spin(until: number): void;
@@ -17,9 +21,9 @@ export interface SlotClock {
 
 export const systemSlotClock: SlotClock = {
   now: () => performance.now(),
-  setTimer(callback, ms) {
+  setTimer(callback, ms, keepAlive = false) {
     const handle = setTimeout(callback, ms);
-    handle.unref();
+    if (!keepAlive) handle.unref();
     return handle;
   },
   clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -111,7 +115,7 @@ export class SlotTimer {
       const left = at - this.clock.now();
       if (left <= 0) return;
       if (left <= SPIN_MS) return this.clock.spin(at);
-      await new Promise<void>((resolve) => this.clock.setTimer(resolve, left - SPIN_MS));
+      await new Promise<void>((resolve) => this.clock.setTimer(resolve, left - SPIN_MS, true));
     }
   }
 
