@@ -3,11 +3,13 @@
 // log's fields written straight into the text). A query picks the logs its filter matches and
 // joins their texts, so its reply is not made by walking thousands of objects again.
 //
-// Kept for the blocks read last, bounded by the characters of text held, so a client polling
-// a range reads no block twice. Keyed by the block record itself, as blockResults.ts: a sealed
-// block's record never changes, a block a reorg replaced or --history-blocks pruned is no longer
-// the record the chain gives for its number (its entry is never read again and ages out), and the
-// pending block is a new record at every change.
+// Kept for the sealed blocks read last, bounded by the characters of text held, so a client
+// polling a range reads no block twice. Found by the block record itself, as blockResults.ts: a
+// sealed block's record never changes, and a block a reorg replaced or --history-blocks pruned is
+// no longer the record the chain gives for its number, so its entry is never read again and ages
+// out. The entries do not keep their blocks (a pruned block's record and state go when the chain
+// lets them go): they are found through a WeakMap, and the order of use holds a WeakRef. The
+// pending block, a new record at every flashblock, is rendered at each read and not kept.
 import type { BlockRecord } from '../chain/types';
 import type { PendingIdentity } from '../options';
 import { blockRef, logJson, LogTextWriter, type LogJson } from './shapes';
@@ -30,7 +32,10 @@ const MAX_HELD_CHARS = 8 * 1024 * 1024;
 const ENTRY_CHARS = 256;
 const LOG_CHARS = 128;
 
-const kept = new Map<BlockRecord, BlockLogs>();
+/** The entry of each kept block. */
+const kept = new WeakMap<BlockRecord, BlockLogs>();
+/** The kept entries, least recently read first, with their blocks (weakly). */
+const order = new Map<BlockLogs, WeakRef<BlockRecord>>();
 let heldChars = 0;
 
 /** Renders every log of `block` (its logs read once). */
@@ -59,18 +64,20 @@ export function renderBlockLogs(block: BlockRecord, identity: PendingIdentity): 
 export function blockLogs(block: BlockRecord, identity: PendingIdentity): BlockLogs {
   const found = kept.get(block);
   if (found !== undefined && found.identity === identity) {
-    kept.delete(block); // read last: moves to the end
-    kept.set(block, found);
+    const ref = order.get(found)!;
+    order.delete(found); // read last: moves to the end
+    order.set(found, ref);
     return found;
   }
   const made = renderBlockLogs(block, identity);
-  if (found !== undefined) forget(block, found);
-  if (made.logs.length > 0 && made.text.length <= MAX_HELD_CHARS / 4) {
+  if (found !== undefined) forget(found);
+  if (block.sealed && made.logs.length > 0 && made.text.length <= MAX_HELD_CHARS / 4) {
     kept.set(block, made);
+    order.set(made, new WeakRef(block));
     heldChars += held(made);
-    for (const [oldest, entry] of kept) {
+    for (const entry of order.keys()) {
       if (heldChars <= MAX_HELD_CHARS) break;
-      forget(oldest, entry);
+      forget(entry);
     }
   }
   return made;
@@ -81,12 +88,13 @@ function held(entry: BlockLogs): number {
   return entry.text.length + ENTRY_CHARS + LOG_CHARS * entry.logs.length;
 }
 
-function forget(block: BlockRecord, entry: BlockLogs): void {
-  kept.delete(block);
-  heldChars -= held(entry);
+function forget(entry: BlockLogs): void {
+  const block = order.get(entry)?.deref();
+  if (block !== undefined && kept.get(block) === entry) kept.delete(block);
+  if (order.delete(entry)) heldChars -= held(entry);
 }
 
 /** Blocks kept and the characters they count (tests read these). */
 export function keptBlockLogs(): { blocks: number; chars: number } {
-  return { blocks: kept.size, chars: heldChars };
+  return { blocks: order.size, chars: heldChars };
 }
