@@ -10,7 +10,7 @@
 // out. The entries do not keep their blocks (a pruned block's record and state go when the chain
 // lets them go): they are found through a WeakMap, and the order of use holds a WeakRef. The
 // pending block, a new record at every flashblock, is rendered at each read and not kept.
-import type { BlockRecord } from '../chain/types';
+import type { BlockRecord, LogRecord } from '../chain/types';
 import type { PendingIdentity } from '../options';
 import { blockRef, logJson, LogTextWriter, type LogJson } from './shapes';
 
@@ -39,8 +39,7 @@ const order = new Map<BlockLogs, WeakRef<BlockRecord>>();
 let heldChars = 0;
 
 /** Renders every log of `block` (its logs read once). */
-export function renderBlockLogs(block: BlockRecord, identity: PendingIdentity): BlockLogs {
-  const records = block.logs;
+export function renderBlockLogs(block: BlockRecord, identity: PendingIdentity, records: readonly LogRecord[] = block.logs): BlockLogs {
   const logs: LogJson[] = new Array(records.length);
   const starts = new Uint32Array(records.length + 1);
   if (records.length === 0) return { identity, logs, text: '', starts };
@@ -61,15 +60,37 @@ export function renderBlockLogs(block: BlockRecord, identity: PendingIdentity): 
 }
 
 /** The rendered logs of `block`, from the kept ones when it was read lately. */
-export function blockLogs(block: BlockRecord, identity: PendingIdentity): BlockLogs {
+export function blockLogs(block: BlockRecord, identity: PendingIdentity, records?: readonly LogRecord[]): BlockLogs {
+  const found = keptEntry(block, identity);
+  if (found !== undefined) return found;
+  return keep(block, renderBlockLogs(block, identity, records));
+}
+
+/**
+ * The rendered logs of `block` when `wanted` accepts one of them; undefined when it accepts none,
+ * and then nothing is rendered (a block its bloom could not rule out costs only reading its logs).
+ */
+export function blockLogsMatching(block: BlockRecord, identity: PendingIdentity, wanted: (log: LogRecord) => boolean): BlockLogs | undefined {
+  const found = keptEntry(block, identity);
+  if (found !== undefined) return found;
+  const records = block.logs;
+  if (!records.some(wanted)) return undefined;
+  return keep(block, renderBlockLogs(block, identity, records));
+}
+
+/** The kept entry of `block` for `identity`, marked as read last. */
+function keptEntry(block: BlockRecord, identity: PendingIdentity): BlockLogs | undefined {
   const found = kept.get(block);
-  if (found !== undefined && found.identity === identity) {
-    const ref = order.get(found)!;
-    order.delete(found); // read last: moves to the end
-    order.set(found, ref);
-    return found;
-  }
-  const made = renderBlockLogs(block, identity);
+  if (found === undefined || found.identity !== identity) return undefined;
+  const ref = order.get(found)!;
+  order.delete(found); // read last: moves to the end
+  order.set(found, ref);
+  return found;
+}
+
+/** Keeps a sealed block's rendered logs within the bound (the least recently read go first). */
+function keep(block: BlockRecord, made: BlockLogs): BlockLogs {
+  const found = kept.get(block);
   if (found !== undefined) forget(found);
   if (block.sealed && made.logs.length > 0 && made.text.length <= MAX_HELD_CHARS / 4) {
     kept.set(block, made);

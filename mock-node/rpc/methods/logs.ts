@@ -11,7 +11,7 @@ import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
 import { FILTER_FIELDS, MAX_TOPIC_POSITIONS } from '../../catalog/index';
 import { type Json, type LogJson } from '../shapes';
-import { blockLogs } from '../logResults';
+import { blockLogsMatching } from '../logResults';
 import { withAsciiJsonParts } from '../jsonText';
 import type { MethodTable, NodeServices, ProfileName } from './types';
 import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
@@ -110,6 +110,7 @@ class LogsResult {
   readonly logs: LogJson[] = [];
   private readonly texts: string[] = [];
   private probe: BloomProbe | undefined; // made at the first block with logs: a query that reads none hashes nothing
+  private readonly wanted = (log: LogRecord): boolean => logMatches(log, this.filter);
 
   constructor(
     private readonly filter: LogFilter,
@@ -124,7 +125,8 @@ class LogsResult {
   add(block: BlockRecord, room = Infinity): boolean {
     // The bloom first: a sealed block's logs are read from its bytes only when it may match.
     if (!(this.probe ??= bloomProbe(this.filter)).mayMatch(block.header.logsBloom)) return true;
-    const rendered = blockLogs(block, this.identity);
+    const rendered = blockLogsMatching(block, this.identity, this.wanted);
+    if (rendered === undefined) return true;
     const { logs, text, starts } = rendered;
     let matched = 0;
     for (let i = 0; i < logs.length; i++) {
