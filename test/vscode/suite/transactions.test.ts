@@ -92,16 +92,23 @@ describe('transactions you can read', function () {
   it('Go to from the palette, with two endpoints and no row to go by, asks once this session and then uses that endpoint', async () => {
     assert.ok(explorer.registry.list().length >= 2, 'two endpoints: Go to cannot know which one');
     // No selected row (Go to would take its endpoint): focus the tree and clear its selection.
-    await vscode.commands.executeCommand('chainExplorer.rpcExplorer.focus');
-    await vscode.commands.executeCommand('list.clear');
-    await waitFor('no selected row', () => explorer.treeView.selection.length === 0, 5000);
     const dedicated = explorer.registry.list().find((e) => e.name === 'Mock node (dedicated)')!;
-    let settled = false;
-    const first = vscode.commands.executeCommand<{ ok: boolean; nodeId?: string }>('chainExplorer.goTo', undefined, '1')
-      .then((outcome) => { settled = true; return outcome; });
-    // It asks: the quick pick waits for an answer.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    assert.equal(settled, false, 'the first Go to asks which endpoint');
+    let first: Thenable<{ ok: boolean; nodeId?: string } | undefined>;
+    for (let attempt = 1; ; attempt++) {
+      await vscode.commands.executeCommand('chainExplorer.rpcExplorer.focus');
+      await vscode.commands.executeCommand('list.clear');
+      await waitFor('no selected row', () => explorer.treeView.selection.length === 0, 5000);
+      let settled = false;
+      first = vscode.commands.executeCommand<{ ok: boolean; nodeId?: string }>('chainExplorer.goTo', undefined, '1')
+        .then((outcome) => { settled = true; return outcome; });
+      // It asks: the quick pick waits for an answer.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      if (!settled) break;
+      // It went without asking: a row was selected after the clear (seen once in CI, cause not
+      // established; likely the previous Go to's reveal reapplied by a tree refresh). Try again;
+      // a Go to that never asks fails on the third try.
+      assert.ok(attempt < 3, 'the first Go to asks which endpoint');
+    }
     // Choose the dedicated endpoint (the second item) as a person would, with the keyboard.
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
