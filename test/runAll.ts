@@ -12,8 +12,16 @@ interface Counts {
   pending: number;
 }
 
+/** Mocha's failure report (from "N failing" to the end), so the closing lines name what failed. */
+function failureReport(plain: string): string {
+  const start = plain.search(/^\s*\d+ failing\s*$/m);
+  if (start < 0) return '';
+  const report = plain.slice(start).trim();
+  return report.length > 6000 ? `${report.slice(0, 6000)}\n… (${report.length - 6000} more characters above)` : report;
+}
+
 /** Runs mocha as a child process (its own spec reporter output streams through) and reads its summary. */
-function runMocha(): Promise<Counts & { exitCode: number }> {
+function runMocha(): Promise<Counts & { exitCode: number; report: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--color'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
@@ -25,7 +33,7 @@ function runMocha(): Promise<Counts & { exitCode: number }> {
     child.on('exit', (code) => {
       const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
       const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(plain)?.[1] ?? 0);
-      resolve({ passed: count('passing'), failed: count('failing'), pending: count('pending'), exitCode: code ?? 1 });
+      resolve({ passed: count('passing'), failed: count('failing'), pending: count('pending'), exitCode: code ?? 1, report: failureReport(plain) });
     });
   });
 }
@@ -45,6 +53,8 @@ async function main(): Promise<void> {
       vscode.failed = 1;
     }
   }
+  // CI keeps only the end of the output: repeat mocha's failures there (the VS Code suites print their own last).
+  if (mocha.report) console.log(`\nmocha's failures again (they scrolled by above):\n${mocha.report}`);
   const passed = mocha.passed + vscode.passed;
   const failed = mocha.failed + vscode.failed;
   console.log(`\nmocha: ${mocha.passed} passed, ${mocha.failed} failed, ${mocha.pending} pending; VS Code: ${vscode.passed} passed, ${vscode.failed} failed`);
