@@ -13,7 +13,8 @@
 // - over wsMaxTotalBufferedBytes waiting on all sockets together, the sockets with the most
 //   waiting are closed with 1013 until the total is under it (counted after each turn that could
 //   pass it); within a turn, a socket still holding earlier bytes while the running total is over
-//   the cap is closed instead of being sent more.
+//   the cap is closed instead of being sent more; one holding more than 64 KiB unsent is cut off at
+//   once (its close frame would wait behind those bytes while they keep the total over the cap).
 // A closed slow socket that still does not read is cut off after CLOSE_GRACE_MS, freeing its buffers.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -34,6 +35,8 @@ export const SLOW_CONSUMER_CLOSE_CODE = 1008;
 export const OVER_CAPACITY_CLOSE_CODE = 1013;
 /** How long a closed socket may take to take its close frame before it is cut off. */
 export const CLOSE_GRACE_MS = 2000;
+/** A socket closed over the total cap with more than this unsent is cut off at once, not after the grace period. */
+const CLOSE_FRAME_ROOM_BYTES = 64 * 1024;
 
 export interface WebSocketStats {
   clients: number;
@@ -325,7 +328,12 @@ export class WebSocketGateway {
     this.closedOverCapacity++;
     this.hub.dropClient(connection);
     this.logger?.warn(`WebSocket client closed: the node's WebSocket send buffers hold more than ${cap} bytes`, { profile: connection.profile });
+    const behind = connection.buffered;
     connection.close(OVER_CAPACITY_CLOSE_CODE, `server busy: more than ${cap} bytes waiting on all WebSocket connections`);
+    // Its close frame waits behind what it has not taken: holding more than a little, it would not
+    // see the frame soon, and its buffers would stay in the node for the grace period while the
+    // total is already over the cap. Cut it off now.
+    if (behind > CLOSE_FRAME_ROOM_BYTES) connection.ws.terminate();
   }
 
   private reply(connection: Connection, body: RpcResponse | RpcResponse[] | undefined): void {
