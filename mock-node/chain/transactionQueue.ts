@@ -30,16 +30,18 @@ export class TransactionQueue {
   }
 
   add(tx: TransactionRecord): void {
-    const existing = this.bySenderNonce.get(key(tx));
+    const slot = key(tx);
+    const existing = this.bySenderNonce.get(slot);
     if (existing) this.byHash.delete(existing.hash);
     else this.perSender.set(tx.from, this.countFrom(tx.from) + 1);
     this.byHash.set(tx.hash, tx);
-    this.bySenderNonce.set(key(tx), tx);
+    this.bySenderNonce.set(slot, tx);
   }
 
   remove(tx: TransactionRecord): void {
     if (!this.byHash.delete(tx.hash)) return;
-    if (this.bySenderNonce.get(key(tx)) === tx) this.bySenderNonce.delete(key(tx));
+    const slot = key(tx);
+    if (this.bySenderNonce.get(slot) === tx) this.bySenderNonce.delete(slot);
     const left = this.countFrom(tx.from) - 1;
     if (left > 0) this.perSender.set(tx.from, left);
     else this.perSender.delete(tx.from);

@@ -87,10 +87,14 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
   const catalog = extra.specs.length ? new Map([...CATALOG, ...extra.specs.map((spec) => [spec.name, spec] as const)]) : CATALOG;
   const methods = buildDispatch([...METHOD_TABLES, faultMethods, ...extra.tables], catalog);
 
+  /** Whether a rate limit or an injected fault can apply to a request of this profile (when not, gates() is skipped: no promise, no turn). */
+  function gated(profile: ProfileName): boolean {
+    return profile !== 'internal' && (services.options.limits[profile].requestsPerSecond > 0 || faults.enabled);
+  }
+
   /** Rate limit, then injected faults; a result when they decide the reply, else undefined. */
   async function gates(body: unknown, profile: ProfileName): Promise<HandleResult | undefined> {
-    if (profile === 'internal') return undefined;
-    if (services.options.limits[profile].requestsPerSecond <= 0 && !faults.enabled) return undefined; // the common case costs nothing
+    if (!gated(profile)) return undefined; // the common case costs nothing
     const list = Array.isArray(body) ? body : [body];
     const refusal = await refuse(list.map(methodName), profile);
     if (!refusal) return undefined;
@@ -204,8 +208,10 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
           return { status: 200, body: errorResponse(null, ErrorCode.LimitExceeded, `batch too large: ${body.length} requests, max ${maxBatch}`) };
         }
       }
-      const gated = await gates(body, profile);
-      if (gated) return gated;
+      if (gated(profile)) {
+        const refused = await gates(body, profile);
+        if (refused) return refused;
+      }
       if (Array.isArray(body)) {
         if (profile === 'public' && body.some(callsBlockReceipts)) {
           logger.debug('batch with eth_getBlockReceipts refused on the public endpoint: HTTP 403', { requests: body.length });
