@@ -2,18 +2,7 @@
 // Same ABI and selectors, same modifier order and revert strings, same events in the same order,
 // same storage layout. Each function below follows the token's own sequence of checks, so the
 // first failing condition decides the revert reason exactly as on USDC.
-import {
-  AbiCoder,
-  concat,
-  dataLength,
-  getBytes,
-  FunctionFragment,
-  Interface,
-  keccak256,
-  toBeHex,
-  zeroPadValue,
-  type Result,
-} from 'ethers';
+import { concat, toBeHex, zeroPadValue } from 'ethers';
 import { createdAddress } from '../createdAddress';
 import { encodeRevertReason } from '../execute';
 import { recoverSigner } from '../signatures';
@@ -28,7 +17,6 @@ import {
   PROXY_FUNCTIONS,
   PROXY_SLOTS,
   SECP256K1_HALF_N,
-  STABLE_TOKEN_ABI,
   TOKEN_DECIMALS,
   TOKEN_SLOTS,
   TYPEHASHES,
@@ -43,7 +31,8 @@ import { nestedCallSurplus, pathGas, priceCall } from './gas';
 import { FIAT_TOKEN_PROXY_RUNTIME, fiatTokenV2_2Runtime, signatureCheckerRuntime } from './realCode';
 import { signatureCallGas } from './traceGas';
 import { balanceSlot, minterAllowedSlot, minterSlot } from './slots';
-import { decodeStaticArgs, encodeStaticResult, staticTypes, type StaticType } from './staticAbi';
+import { encodeResults, functionCodec, UnreadableArgument, type FunctionCodec } from './calldata';
+import { parseFunctionFragment, tokenFunctions } from './functionTable';
 import { MAX_UINT256, TokenState, packAddressAndBool, addressToWord, readString, wordToAddress, writeString } from './storage';
 import type { StateReader } from '../../state/worldState';
 
@@ -58,13 +47,8 @@ const GENESIS_MINTER_ALLOWANCE = MAX_UINT256;
  */
 export const STABLE_TOKEN_CODE: Hex = FIAT_TOKEN_PROXY_RUNTIME;
 
-/** ethers' ABI coder, fetched on use, not at import (the CLI loads ethers on its first use: esbuild.mjs). */
-const abi = { encode: (types: readonly string[], values: readonly unknown[]): string => AbiCoder.defaultAbiCoder().encode(types, values) };
-let tokenInterface: Interface | undefined;
-/** The token's ABI as an ethers Interface, parsed on first use (parsing it was a tenth of start-up). */
-export function stableTokenInterface(): Interface {
-  return (tokenInterface ??= new Interface(STABLE_TOKEN_ABI as unknown as string[]));
-}
+/** A call's arguments as the calldata reader gives them (calldata.ts). */
+type Args = readonly unknown[];
 
 /** A revert with an Error(string) reason, or with empty data when `reason` is undefined. */
 class Revert extends Error {
@@ -311,7 +295,7 @@ function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, sign
   inv.meter.touchAccount(inv.token.signatureChecker);
   const tracer = inv.ctx.tracer;
   // The library runs in a DELEGATECALL frame of its own (traced only).
-  const frame = tracer?.enter({ type: 'DELEGATECALL', from: inv.token.address, to: inv.token.signatureChecker, input: SIGNATURE_CHECKER().encodeFunctionData('isValidSignatureNow', [signer, digest, signature]), value: 0n });
+  const frame = tracer?.enter({ type: 'DELEGATECALL', from: inv.token.address, to: inv.token.signatureChecker, input: isValidSignatureNowInput(signer, digest, signature), value: 0n });
   const implBefore = inv.meter.dynamic;
   inv.meter.touchAccount(signer);
   try {
@@ -324,7 +308,7 @@ function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, sign
       if (inv.ctx.hasCode(signer)) throw new NativePathDeclined('an ERC-1271 signer');
       valid = ecRecover(inv, digest, signature) === signer;
     }
-    if (frame) endLibraryFrame(inv, frame, implBefore, { output: abi.encode(['bool'], [valid]) });
+    if (frame) endLibraryFrame(inv, frame, implBefore, { output: encodeResults(['bool'], [valid]) });
     // The library ran in its own memory (DELEGATECALL); back here, the signature is in this call's memory.
     inv.signatureInMemory = true;
     return valid;
@@ -334,9 +318,15 @@ function isValidSignatureNow(inv: Invocation, signer: Hex, structHash: Hex, sign
   }
 }
 
-let signatureCheckerAbi: Interface | undefined;
-/** SignatureChecker's one function, parsed on the first traced signature check (start-up parses no ABI). */
-const SIGNATURE_CHECKER = () => (signatureCheckerAbi ??= new Interface(['function isValidSignatureNow(address signer, bytes32 digest, bytes signature) view returns (bool)']));
+let signatureChecker: { selector: Hex; codec: FunctionCodec } | undefined;
+/** The calldata of SignatureChecker.isValidSignatureNow (traced signature checks only). */
+function isValidSignatureNowInput(signer: Hex, digest: Hex, signature: Hex): Hex {
+  if (!signatureChecker) {
+    const fn = parseFunctionFragment('function isValidSignatureNow(address signer, bytes32 digest, bytes signature) view returns (bool)');
+    signatureChecker = { selector: fn.selector, codec: functionCodec([], fn.inputs) };
+  }
+  return signatureChecker.selector + signatureChecker.codec.encode([signer, digest, signature]).slice(2);
+}
 const ECRECOVER: Hex = '0x0000000000000000000000000000000000000001';
 const ECRECOVER_GAS = 3_000n;
 
@@ -376,8 +366,9 @@ function markAuthorizationAsUsed(inv: Invocation, authorizer: Hex, nonce: Hex): 
   inv.emit('AuthorizationUsed', [authorizer, nonce]);
 }
 
+/** r ‖ s ‖ v as one 65-byte signature (r and s are lowercase bytes32 from the calldata reader). */
 function packSignature(v: bigint, r: Hex, s: Hex): Hex {
-  return concat([r, s, toBeHex(v & 0xffn, 1)]);
+  return `${r}${s.slice(2)}${(v & 0xffn).toString(16).padStart(2, '0')}`;
 }
 
 interface Authorization {
@@ -390,7 +381,7 @@ interface Authorization {
   signature: Hex;
 }
 
-function readAuthorization(args: Result): Authorization {
+function readAuthorization(args: Args): Authorization {
   const signature = args.length === 7 ? (args[6] as Hex) : packSignature(args[6] as bigint, args[7] as Hex, args[8] as Hex);
   return {
     from: (args[0] as string).toLowerCase(),
@@ -409,11 +400,15 @@ function readAuthorization(args: Result): Authorization {
  * without the ABI coder (a capture's costliest step after the signature).
  */
 function authorizationStructHash(typehash: Hex, a: Authorization): Hex {
-  const words = [typehash, topicWord(a.from), topicWord(a.to), uintData(a.value), uintData(a.validAfter), uintData(a.validBefore), a.nonce];
+  return hashWords([typehash, topicWord(a.from), topicWord(a.to), uintData(a.value), uintData(a.validAfter), uintData(a.validBefore), a.nonce]);
+}
+
+/** keccak256 of 32-byte words side by side: abi.encode of static fields, without the ABI coder. */
+function hashWords(words: readonly Hex[]): Hex {
   return hashHex('0x' + words.map((w) => w.slice(2)).join(''));
 }
 
-function transferWithAuthorization(inv: Invocation, args: Result): unknown[] {
+function transferWithAuthorization(inv: Invocation, args: Args): unknown[] {
   const a = readAuthorization(args);
   whenNotPaused(inv);
   notBlacklisted(inv, a.from);
@@ -425,7 +420,7 @@ function transferWithAuthorization(inv: Invocation, args: Result): unknown[] {
   return [];
 }
 
-function receiveWithAuthorization(inv: Invocation, args: Result): unknown[] {
+function receiveWithAuthorization(inv: Invocation, args: Args): unknown[] {
   const a = readAuthorization(args);
   whenNotPaused(inv);
   notBlacklisted(inv, a.from);
@@ -438,20 +433,20 @@ function receiveWithAuthorization(inv: Invocation, args: Result): unknown[] {
   return [];
 }
 
-function cancelAuthorization(inv: Invocation, args: Result): unknown[] {
+function cancelAuthorization(inv: Invocation, args: Args): unknown[] {
   const authorizer = (args[0] as string).toLowerCase();
   const nonce = (args[1] as string).toLowerCase();
   const signature = args.length === 3 ? (args[2] as Hex) : packSignature(args[2] as bigint, args[3] as Hex, args[4] as Hex);
   whenNotPaused(inv);
   requireUnusedAuthorization(inv, authorizer, nonce);
-  const structHash = keccak256(abi.encode(['bytes32', 'address', 'bytes32'], [TYPEHASHES.CancelAuthorization, authorizer, nonce]));
+  const structHash = hashWords([TYPEHASHES.CancelAuthorization, topicWord(authorizer), nonce]);
   requireValidSignature(inv, authorizer, structHash, signature);
   inv.state.markAuthorization(authorizer, nonce);
   inv.emit('AuthorizationCanceled', [authorizer, nonce]);
   return [];
 }
 
-function permit(inv: Invocation, args: Result): unknown[] {
+function permit(inv: Invocation, args: Args): unknown[] {
   const owner = (args[0] as string).toLowerCase();
   const spender = (args[1] as string).toLowerCase();
   const value = args[2] as bigint;
@@ -463,12 +458,7 @@ function permit(inv: Invocation, args: Result): unknown[] {
   inv.require(deadline === MAX_UINT256 || deadline >= inv.now, 'FiatTokenV2: permit is expired');
   const nonce = inv.state.permitNonce(owner);
   inv.state.setPermitNonce(owner, nonce + 1n);
-  const structHash = keccak256(
-    abi.encode(
-      ['bytes32', 'address', 'address', 'uint256', 'uint256', 'uint256'],
-      [TYPEHASHES.Permit, owner, spender, value, nonce, deadline],
-    ),
-  );
+  const structHash = hashWords([TYPEHASHES.Permit, topicWord(owner), topicWord(spender), uintData(value), uintData(nonce), uintData(deadline)]);
   inv.require(isValidSignatureNow(inv, owner, structHash, signature), 'EIP2612: invalid signature');
   approveInternal(inv, owner, spender, value);
   return [];
@@ -485,7 +475,7 @@ const TRANSFER_SELECTOR = '0xa9059cbb';
  * The token can rescue itself (a CALL back into the proxy, metered on the same meter); any other
  * contract's transfer is bytecode, so the native path declines and the EVM runs the message.
  */
-function rescueERC20(inv: Invocation, args: Result): unknown[] {
+function rescueERC20(inv: Invocation, args: Args): unknown[] {
   const target = lower(args[0]);
   const to = lower(args[1]);
   const amount = args[2] as bigint;
@@ -496,7 +486,7 @@ function rescueERC20(inv: Invocation, args: Result): unknown[] {
     // Another contract's transfer runs as bytecode: the whole message goes to the EVM.
     throw new NativePathDeclined(`rescueERC20 of another contract (${target})`);
   }
-  const data = concat([TRANSFER_SELECTOR, abi.encode(['address', 'uint256'], [to, amount])]);
+  const data = TRANSFER_SELECTOR + topicWord(to).slice(2) + uintData(amount).slice(2);
   const before = inv.meter.dynamic;
   const inner = inv.token.enter(inv.ctx, inv.meter, inv.token.address, data, 0n);
   inv.tag(`call ${inner.path}`);
@@ -505,17 +495,14 @@ function rescueERC20(inv: Invocation, args: Result): unknown[] {
   return [];
 }
 
-type Handler = (inv: Invocation, args: Result) => unknown[];
+type Handler = (inv: Invocation, args: Args) => unknown[];
 
 interface FunctionEntry {
-  readonly fragment: FunctionFragment;
-  /** The fragment's signature (its sighash format), once. */
+  /** The function's canonical signature (the path starts with it). */
   readonly signature: string;
-  readonly view: boolean;
   readonly handler: Handler;
-  /** Argument and result types when they are static words read and written without the ABI coder. */
-  readonly inputs: StaticType[] | undefined;
-  readonly outputs: StaticType[] | undefined;
+  /** Reads its calldata and writes its return data. */
+  readonly codec: FunctionCodec;
 }
 
 /** Handlers by function signature; every fragment of the ABI has one. */
@@ -742,16 +729,16 @@ const HANDLERS: Record<string, Handler> = {
 
 function buildDispatch(): Map<string, FunctionEntry> {
   const dispatch = new Map<string, FunctionEntry>();
-  stableTokenInterface().forEachFunction((fragment) => {
-    const signature = fragment.format('sighash');
-    if ((PROXY_FUNCTIONS as readonly string[]).includes(signature)) return; // the proxy's own (see StableToken.enter)
-    const handler = HANDLERS[signature];
-    if (!handler) throw new Error(`no handler for ${signature}`);
-    const view = fragment.stateMutability === 'view' || fragment.stateMutability === 'pure';
-    dispatch.set(fragment.selector, { fragment, signature, view, handler, inputs: staticTypes(fragment.inputs, 'decode'), outputs: staticTypes(fragment.outputs, 'encode') });
-  });
+  for (const fn of tokenFunctions()) {
+    if (isProxyFunction(fn.signature)) continue; // the proxy's own (see StableToken.enter)
+    const handler = HANDLERS[fn.signature];
+    if (!handler) throw new Error(`no handler for ${fn.signature}`);
+    dispatch.set(fn.selector, { signature: fn.signature, handler, codec: functionCodec(fn.inputs, fn.outputs) });
+  }
   return dispatch;
 }
+
+const isProxyFunction = (signature: string): boolean => (PROXY_FUNCTIONS as readonly string[]).includes(signature);
 
 let functionsBySelector: Map<string, FunctionEntry> | undefined;
 /** The functions by selector, built on the first call. */
@@ -763,21 +750,20 @@ type Entered =
   | { ok: false; path: string; proxyDynamic: bigint; revert: Revert };
 
 interface ProxyEntry {
-  readonly fragment: FunctionFragment;
+  readonly signature: string;
+  readonly payable: boolean;
+  readonly codec: FunctionCodec;
 }
 
-/** The proxy's own functions: their ABI and entries by selector, parsed on the first call (start-up parses no ABI). */
-let proxyAbi: { iface: Interface; dispatch: Map<string, ProxyEntry> } | undefined;
-function proxyFunctions(): { iface: Interface; dispatch: Map<string, ProxyEntry> } {
-  if (proxyAbi) return proxyAbi;
-  const signatures = new Set<string>(PROXY_FUNCTIONS);
-  const iface = new Interface(STABLE_TOKEN_ABI.filter((f) => f.startsWith('function ')).filter((f) => {
-    const fragment = FunctionFragment.from(f);
-    return signatures.has(fragment.format('sighash'));
-  }) as unknown as string[]);
-  const dispatch = new Map<string, ProxyEntry>();
-  iface.forEachFunction((fragment) => dispatch.set(fragment.selector, { fragment }));
-  return (proxyAbi = { iface, dispatch });
+let proxyEntries: Map<string, ProxyEntry> | undefined;
+/** The proxy's own functions by selector, built on the first call (start-up parses no ABI). */
+function proxyFunctions(): Map<string, ProxyEntry> {
+  if (proxyEntries) return proxyEntries;
+  proxyEntries = new Map();
+  for (const fn of tokenFunctions()) {
+    if (isProxyFunction(fn.signature)) proxyEntries.set(fn.selector, { signature: fn.signature, payable: fn.payable, codec: functionCodec(fn.inputs, fn.outputs) });
+  }
+  return proxyEntries;
 }
 
 export class StableToken implements NativeContract {
@@ -813,7 +799,14 @@ export class StableToken implements NativeContract {
 
   call(ctx: CallContext): CallOutcome {
     const meter = new GasMeter(ctx.storage, ctx.warm, this.address, ctx.tracer);
-    const entered = this.enter(ctx, meter, ctx.caller.toLowerCase(), ctx.data, ctx.value, true);
+    let entered: Entered;
+    try {
+      entered = this.enter(ctx, meter, ctx.caller.toLowerCase(), ctx.data, ctx.value, true);
+    } catch (error) {
+      // An argument the calldata holds but that has no value of its type: USDC's bytecode decides (the EVM runs the message).
+      if (error instanceof UnreadableArgument) throw new NativePathDeclined(error.message);
+      throw error;
+    }
     if (!entered.ok) return this.outcome(entered.path, meter, entered.proxyDynamic, entered.revert);
     return { ok: true, returnData: entered.returnData, ...this.gas(entered.path, meter, entered.proxyDynamic, true, entered.callSurplus) };
   }
@@ -827,7 +820,7 @@ export class StableToken implements NativeContract {
    */
   enter(ctx: CallContext, meter: GasMeter, caller: Hex, data: Hex, value: bigint, top = false): Entered {
     const selector = data.slice(0, 10).toLowerCase();
-    const proxyEntry = data.length >= 10 ? proxyFunctions().dispatch.get(selector) : undefined;
+    const proxyEntry = data.length >= 10 ? proxyFunctions().get(selector) : undefined;
     if (proxyEntry) {
       const handled = this.proxyFunction(ctx, meter, caller, data, value, proxyEntry);
       // The proxy's own functions run in the proxy, without a DELEGATECALL: all of their gas is the proxy's.
@@ -836,7 +829,7 @@ export class StableToken implements NativeContract {
     // The fallback: _willFallback refuses the admin, then _delegate(_implementation()).
     const admin = wordToAddress(meter.get(PROXY_SLOTS.admin));
     if (caller === admin) {
-      const path = proxyEntry ? `${proxyEntry.fragment.format('sighash')}|admin fallback` : 'proxy|admin';
+      const path = proxyEntry ? `${proxyEntry.signature}|admin fallback` : 'proxy|admin';
       return { ok: false, path, proxyDynamic: 0n, revert: new Revert('Cannot call fallback function from the proxy admin') };
     }
     const implementation = wordToAddress(meter.get(PROXY_SLOTS.implementation));
@@ -867,34 +860,18 @@ export class StableToken implements NativeContract {
   private delegated(ctx: CallContext, meter: GasMeter, proxyDynamic: bigint, caller: Hex, data: Hex, value: bigint, proxyEntry: ProxyEntry | undefined): Entered {
     const selector = data.slice(0, 10).toLowerCase();
     // A proxy function called by someone else than the admin reaches the implementation, which has no such function.
-    const fallthrough = proxyEntry ? `${proxyEntry.fragment.format('sighash')}|fallback` : undefined;
+    const fallthrough = proxyEntry ? `${proxyEntry.signature}|fallback` : undefined;
     const entry = data.length >= 10 && !proxyEntry ? DISPATCH.get(selector) : undefined;
     // No fallback: an unknown selector reverts with empty data, as does ETH sent to a
     // non-payable function or calldata too short for the arguments.
     if (!entry) return { ok: false, path: fallthrough ?? 'unknown|revert', proxyDynamic, revert: new Revert() };
     const signature = entry.signature;
     if (value > 0n) return { ok: false, path: `${signature}|callvalue`, proxyDynamic, revert: new Revert() };
-    let args: Result;
-    if (entry.inputs) {
-      const words = decodeStaticArgs(entry.inputs, data);
-      if (!words) return { ok: false, path: `${signature}|calldata`, proxyDynamic, revert: new Revert() };
-      args = words as unknown as Result;
-    } else {
-      try {
-        args = stableTokenInterface().decodeFunctionData(entry.fragment, data);
-      } catch {
-        return { ok: false, path: `${signature}|calldata`, proxyDynamic, revert: new Revert() };
-      }
-    }
+    const args = entry.codec.decode(data);
+    if (!args) return { ok: false, path: `${signature}|calldata`, proxyDynamic, revert: new Revert() };
     const inv = new Invocation(ctx, meter, this, signature, proxyDynamic, caller);
     try {
-      const values = entry.handler(inv, args);
-      // Functions that return nothing (the authorizations, transfers with memo) skip the ABI coder,
-      // and so do single words (transfer's bool, balanceOf's uint256).
-      const returnData =
-        entry.fragment.outputs.length === 0
-          ? '0x'
-          : ((entry.outputs && encodeStaticResult(entry.outputs, values)) ?? stableTokenInterface().encodeFunctionResult(entry.fragment, values));
+      const returnData = entry.codec.encode(entry.handler(inv, args));
       return { ok: true, path: inv.path(), proxyDynamic, returnData, callSurplus: inv.callSurplus };
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
@@ -908,16 +885,11 @@ export class StableToken implements NativeContract {
    * this answers undefined and the call goes on to the fallback.
    */
   private proxyFunction(ctx: CallContext, meter: GasMeter, caller: Hex, data: Hex, value: bigint, entry: ProxyEntry): Entered | undefined {
-    const signature = entry.fragment.format('sighash');
-    const payable = entry.fragment.payable;
-    if (value > 0n && !payable) return { ok: false, path: `${signature}|callvalue`, proxyDynamic: 0n, revert: new Revert() };
-    let args: Result;
-    try {
-      args = proxyFunctions().iface.decodeFunctionData(entry.fragment, data);
-    } catch {
-      return { ok: false, path: `${signature}|calldata`, proxyDynamic: 0n, revert: new Revert() };
-    }
-    const encode = (values: unknown[]): Hex => proxyFunctions().iface.encodeFunctionResult(entry.fragment, values);
+    const signature = entry.signature;
+    if (value > 0n && !entry.payable) return { ok: false, path: `${signature}|callvalue`, proxyDynamic: 0n, revert: new Revert() };
+    const args = entry.codec.decode(data);
+    if (!args) return { ok: false, path: `${signature}|calldata`, proxyDynamic: 0n, revert: new Revert() };
+    const encode = (values: unknown[]): Hex => entry.codec.encode(values);
     if (signature === 'admin()') return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: encode([wordToAddress(meter.get(PROXY_SLOTS.admin))]) };
     if (signature === 'implementation()') return { ok: true, path: `${signature}|ok`, proxyDynamic: 0n, returnData: encode([wordToAddress(meter.get(PROXY_SLOTS.implementation))]) };
     // ifAdmin
@@ -959,17 +931,15 @@ export class StableToken implements NativeContract {
   prepare(data: Hex, state: StateReader, chainId: bigint): void {
     const entry = data.length >= 10 ? DISPATCH.get(data.slice(0, 10).toLowerCase()) : undefined;
     if (!entry || (entry.handler !== receiveWithAuthorization && entry.handler !== transferWithAuthorization)) return;
-    let args: Result | undefined;
-    if (entry.inputs) args = decodeStaticArgs(entry.inputs, data) as unknown as Result | undefined;
-    else {
-      try {
-        args = stableTokenInterface().decodeFunctionData(entry.fragment, data);
-      } catch {
-        return;
-      }
-    }
+    const args = entry.codec.decode(data);
     if (!args) return;
-    const a = readAuthorization(args);
+    let a: Authorization;
+    try {
+      a = readAuthorization(args);
+    } catch (error) {
+      if (error instanceof UnreadableArgument) return; // the call itself declines to the EVM
+      throw error;
+    }
     if (signatureProblem(a.signature) !== undefined) return;
     const storage: ContractStorage = {
       get: (slot) => state.storage(this.address, slot),

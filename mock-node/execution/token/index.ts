@@ -5,7 +5,8 @@ import type { TokenOptions } from '../../options';
 import { StableToken } from './contract';
 
 export { TokenState, readString, writeString } from './storage';
-export { StableToken, STABLE_TOKEN_CODE, stableTokenInterface } from './contract';
+export { StableToken, STABLE_TOKEN_CODE } from './contract';
+export { stableTokenInterface } from './tokenInterface';
 
 /**
  * The token as a native contract, deployed at `options.address` at genesis. `owner` (lowercase

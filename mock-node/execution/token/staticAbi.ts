@@ -3,8 +3,7 @@
 // by word, and single-word results written directly. Same outcome as ethers' decodeFunctionData /
 // encodeFunctionResult for every input (a unit test compares them): the same calldata is refused
 // (bad hex, too short, an address with bits above 160), addresses and bytes32 come back lowercase
-// (the handlers lowercase what ethers checksums). Anything else goes to ethers.
-import type { ParamType } from 'ethers';
+// (the handlers lowercase what ethers checksums). Anything else goes to calldata.ts.
 import type { Hex } from '../nativeContract';
 
 export type StaticType = 'address' | 'uint256' | 'uint8' | 'bytes32' | 'bool';
@@ -13,9 +12,14 @@ const DECODABLE = new Set<string>(['address', 'uint256', 'uint8', 'bytes32']);
 const ENCODABLE = new Set<string>(['address', 'uint256', 'uint8', 'bytes32', 'bool']);
 
 /** The parameters' types when every one is a static word this module reads (or writes), else undefined. */
-export function staticTypes(params: readonly ParamType[], direction: 'decode' | 'encode'): StaticType[] | undefined {
+export function staticTypes(params: readonly { readonly type: string }[], direction: 'decode' | 'encode'): StaticType[] | undefined {
+  return staticWordTypes(params.map((param) => param.type), direction);
+}
+
+/** The same over the types themselves. */
+export function staticWordTypes(types: readonly string[], direction: 'decode' | 'encode'): StaticType[] | undefined {
   const known = direction === 'decode' ? DECODABLE : ENCODABLE;
-  return params.every((param) => known.has(param.type)) ? params.map((param) => param.type as StaticType) : undefined;
+  return types.every((type) => known.has(type)) ? (types.slice() as StaticType[]) : undefined;
 }
 
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/;
