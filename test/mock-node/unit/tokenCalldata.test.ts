@@ -8,6 +8,8 @@ import { AbiCoder, Interface, type FunctionFragment, type Result } from 'ethers'
 import { STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
 import { tokenFunctions, parseFunctionFragment } from '../../../mock-node/execution/token/functionTable';
 import { decodeArguments, encodeResults, functionCodec, UnreadableArgument, type AbiType } from '../../../mock-node/execution/token/calldata';
+import { NativePathDeclined } from '../../../mock-node/execution/nativeContract';
+import { TokenHarness, alice, bob } from '../token/helpers';
 
 const iface = new Interface(STABLE_TOKEN_ABI as unknown as string[]);
 const fragments: FunctionFragment[] = [];
@@ -176,6 +178,19 @@ describe('token calldata without ethers (function table, dynamic arguments, resu
     assert.equal(args.length, 7);
     assert.equal(args[2], 1n);
     assert.throws(() => args[0], UnreadableArgument);
+  });
+
+  it('a call whose handler uses an unreadable argument runs in the EVM; one that never uses it runs natively', () => {
+    const h = new TokenHarness();
+    const fn = 'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)';
+    const data = iface.encodeFunctionData(fn, [alice, bob, 1n, 0n, 2n ** 40n, '0x' + hexOf(32), '0x' + hexOf(65)]);
+    assert.throws(() => h.raw(bob, data.slice(0, 10) + 'ff' + data.slice(12)), NativePathDeclined);
+    const initialize = iface.encodeFunctionData('initialize', ['a', 'b', 'c', 6, alice, alice, alice, alice]);
+    const owner = 10 + 7 * 64; // newOwner, the head's last word
+    assert.equal(initialize.slice(owner + 24, owner + 64), alice.slice(2));
+    const dirtyOwner = initialize.slice(0, owner) + 'ff' + initialize.slice(owner + 2);
+    const notUtf8 = dirtyOwner.slice(0, dirtyOwner.length - 64) + 'ff' + dirtyOwner.slice(dirtyOwner.length - 62); // the last string's byte
+    for (const data of [dirtyOwner, notUtf8]) assert.equal(h.raw(bob, data).reason, 'FiatToken: contract is already initialized');
   });
 
   it('writes the return data ethers writes: words and strings', () => {
