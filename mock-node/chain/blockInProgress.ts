@@ -33,8 +33,9 @@ export class BlockInProgress {
   readonly byHash = new Map<Hex, IncludedTransaction>();
   readonly logs: LogRecord[] = [];
   private readonly bloom = new LogsBloom();
-  private readonly txTrie = new OrderedTrieBuilder();
-  private readonly receiptTrie = new OrderedTrieBuilder();
+  /** The transactions and receipts tries: they hold the included items and encode each when its leaf is built. */
+  private readonly txTrie = new OrderedTrieBuilder<IncludedTransaction>((item) => hexBytes(item.tx.encoded));
+  private readonly receiptTrie = new OrderedTrieBuilder<IncludedTransaction>((item) => encodeReceiptBytes(item.tx.type, item.receipt));
   private transactionsRoot: Hex = EMPTY_TRIE_ROOT;
   private receiptsRoot: Hex = EMPTY_TRIE_ROOT;
   /** RLP bytes of the included transactions in the block body, kept as they are appended. */
@@ -92,8 +93,8 @@ export class BlockInProgress {
     this.state = state;
     if (executed.length > 0) {
       // Both roots once per flashblock, from all the block's items (earlier subtrees reused).
-      this.txTrie.append(executed.map((item) => hexBytes(item.tx.encoded)));
-      this.receiptTrie.append(executed.map((item) => encodeReceiptBytes(item.tx.type, item.receipt)));
+      this.txTrie.append(executed);
+      this.receiptTrie.append(executed);
       this.transactionsRoot = bytesHex(this.txTrie.root());
       this.receiptsRoot = bytesHex(this.receiptTrie.root());
     }

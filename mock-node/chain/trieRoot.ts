@@ -22,13 +22,8 @@ export function trieRoot(entries: readonly TrieEntry[]): Uint8Array {
     else byKey.set(id, { id, nibbles: toNibbles(key), value });
   }
   const items = [...byKey.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return rootOf(items);
-}
-
-/** The root over items sorted by key; `memo` keeps subtrees from an earlier call over fewer items. */
-function rootOf(items: readonly Item[], memo?: Map<string, Uint8Array>): Uint8Array {
   if (items.length === 0) return EMPTY_ROOT_BYTES;
-  return keccak256Bytes(build(items, 0, items.length, 0, memo));
+  return keccak256Bytes(build(new ItemKeys(items), 0, items.length, 0));
 }
 
 /** rlp(i) as bytes. */
@@ -41,59 +36,45 @@ export function indexKey(i: number): Uint8Array {
 }
 
 /**
- * An ordered trie (transactions, receipts, withdrawals: key rlp(i), value item i) that only
- * grows, as a block in progress does. Its root is computed when asked, from all items at once;
- * subtrees that earlier items filled and that later ones cannot change are kept, so a flashblock
- * hashes its new items and the nodes above them, not the whole block again.
+ * An ordered trie (transactions, receipts, withdrawals: key rlp(i), value item i's encoding)
+ * that only grows, as a block in progress does. Its root is computed when asked, from all items
+ * at once; subtrees that earlier items filled and that later ones cannot change are kept, so a
+ * flashblock hashes its new items and the nodes above them, not the whole block again. It holds
+ * the items themselves (which the block holds anyway) and encodes one only when its leaf is
+ * built: no key, path or value bytes are kept per item between flashblocks.
  */
-export class OrderedTrieBuilder {
-  private readonly items: Item[] = [];
-  private readonly memo = new Map<string, Uint8Array>();
+export class OrderedTrieBuilder<T> {
+  private readonly items: T[] = [];
+  /** Kept subtrees' references, by OrderedKeys.memoKey. */
+  private readonly memo = new Map<number | string, Uint8Array>();
+
+  /** `encode`: an item's value in the trie (its consensus encoding). */
+  constructor(private readonly encode: (item: T) => Uint8Array) {}
 
   get size(): number {
     return this.items.length;
   }
 
-  append(values: readonly Uint8Array[]): void {
-    for (const value of values) {
-      const i = this.items.length;
-      this.items.push({ id: String(i), nibbles: indexNibbles(i), value });
-    }
+  append(items: readonly T[]): void {
+    for (const item of items) this.items.push(item);
   }
 
   root(): Uint8Array {
-    // Key order of rlp(i): 1…127 (one byte each), then 0 (0x80), then 128… (0x81xx, 0x82xxxx, …).
     const n = this.items.length;
-    const sorted = n <= 1 ? this.items : [...this.items.slice(1, Math.min(n, 128)), this.items[0], ...this.items.slice(128)];
-    return rootOf(sorted, this.memo);
+    if (n === 0) return EMPTY_ROOT_BYTES;
+    return keccak256Bytes(build(new OrderedKeys(this.items, this.encode), 0, n, 0, this.memo));
   }
 }
 
 /** The root of an ordered trie over `items` (key rlp(i), value items[i]). */
 export function orderedTrieRootBytes(items: readonly Uint8Array[]): Uint8Array {
-  const builder = new OrderedTrieBuilder();
+  const builder = new OrderedTrieBuilder<Uint8Array>((item) => item);
   builder.append(items);
   return builder.root();
 }
 
-/** The nibbles of rlp(i), an ordered trie's key: toNibbles(indexKey(i)) without the key's bytes. */
-function indexNibbles(i: number): Uint8Array {
-  if (i === 0) return Uint8Array.of(8, 0);
-  if (i < 0x80) return Uint8Array.of(i >> 4, i & 0x0f);
-  let length = 0;
-  for (let v = i; v > 0; v = Math.floor(v / 256)) length++;
-  const nibbles = new Uint8Array(2 + 2 * length);
-  nibbles[0] = 8;
-  nibbles[1] = length;
-  for (let k = length - 1, v = i; k >= 0; k--, v = Math.floor(v / 256)) {
-    nibbles[2 + 2 * k] = (v & 0xff) >> 4;
-    nibbles[3 + 2 * k] = v & 0x0f;
-  }
-  return nibbles;
-}
-
 interface Item {
-  /** Stable identity of the key (hex, or an ordered trie's index). */
+  /** The key's hex: its identity, and its sort order. */
   id: string;
   nibbles: Uint8Array;
   value: Uint8Array;
@@ -108,50 +89,159 @@ function toNibbles(key: Uint8Array): Uint8Array {
   return nibbles;
 }
 
+/** A trie's entries sorted by key, read by position: what build() walks. */
+interface SortedKeys {
+  /** Nibbles in the key at position p. */
+  keyLength(p: number): number;
+  /** Nibble `depth` of the key at position p. */
+  nibble(p: number, depth: number): number;
+  value(p: number): Uint8Array;
+  /** The identity the reference of the node over positions [from, to) below `depth` is kept under; undefined: not kept. */
+  memoKey(from: number, to: number, depth: number): number | string | undefined;
+}
+
+/** Entries of trieRoot(): keys as nibbles, nothing kept between calls. */
+class ItemKeys implements SortedKeys {
+  constructor(private readonly items: readonly Item[]) {}
+
+  keyLength(p: number): number {
+    return this.items[p].nibbles.length;
+  }
+
+  nibble(p: number, depth: number): number {
+    return this.items[p].nibbles[depth];
+  }
+
+  value(p: number): Uint8Array {
+    return this.items[p].value;
+  }
+
+  memoKey(): undefined {
+    return undefined;
+  }
+}
+
+/** Largest item count whose memo keys are numbers (four 16-bit fields); past it, strings. */
+const NUMERIC_MEMO_LIMIT = 0xffff;
+
 /**
- * How its parent holds the node over items[from, to) (sorted, distinct) below `depth` nibbles:
- * the node's encoding when under 32 bytes, else its hash. With `memo`: a node is fixed by its
- * depth and the first and last items under it and how many there are (the items between them in
- * key order; items never change or leave), so its reference is kept under that identity.
+ * The items of an ordered trie in key order, without a key per item. Key order of rlp(i):
+ * 1…127 (one byte each), then 0 (0x80), then 128… (0x81xx, 0x82xxxx, …); nibbles of rlp(i) are
+ * computed from i.
  */
-function ref(items: readonly Item[], from: number, to: number, depth: number, memo?: Map<string, Uint8Array>): Uint8Array {
-  if (!memo) return reference(build(items, from, to, depth, memo));
-  const id = `${depth}:${items[from].id}:${items[to - 1].id}:${to - from}`;
-  let held = memo.get(id);
+class OrderedKeys<T> implements SortedKeys {
+  private readonly count: number;
+  /** Items 1…lowEnd-1 come first (positions 0…lowEnd-2), then item 0. */
+  private readonly lowEnd: number;
+
+  constructor(
+    private readonly items: readonly T[],
+    private readonly encode: (item: T) => Uint8Array,
+  ) {
+    this.count = items.length;
+    this.lowEnd = Math.min(this.count, 128);
+  }
+
+  /** The item index at sorted position p. */
+  private index(p: number): number {
+    if (this.count <= 1 || p >= this.lowEnd) return p;
+    return p === this.lowEnd - 1 ? 0 : p + 1;
+  }
+
+  keyLength(p: number): number {
+    const i = this.index(p);
+    return i < 0x80 ? 2 : 2 + 2 * byteLength(i);
+  }
+
+  nibble(p: number, depth: number): number {
+    const i = this.index(p);
+    if (i === 0) return depth === 0 ? 8 : 0;
+    if (i < 0x80) return depth === 0 ? i >> 4 : i & 0x0f;
+    if (depth === 0) return 8;
+    const length = byteLength(i);
+    if (depth === 1) return length;
+    const byte = (i >>> (8 * (length - 1 - ((depth - 2) >> 1)))) & 0xff;
+    return depth % 2 === 0 ? byte >> 4 : byte & 0x0f;
+  }
+
+  value(p: number): Uint8Array {
+    return this.encode(this.items[this.index(p)]);
+  }
+
+  /**
+   * A node is fixed by its depth, the first and last items under it and how many there are (the
+   * items between them in key order; items never change or leave): a number while those fit in
+   * 16 bits each, else a string.
+   */
+  memoKey(from: number, to: number, depth: number): number | string {
+    const first = this.index(from);
+    const last = this.index(to - 1);
+    const count = to - from;
+    if (this.count <= NUMERIC_MEMO_LIMIT) return ((first * 0x10000 + last) * 0x10000 + count) * 16 + depth;
+    return `${depth}:${first}:${last}:${count}`;
+  }
+}
+
+/** Bytes of a positive index below 2^32, big-endian without leading zeros. */
+function byteLength(i: number): number {
+  return i < 0x100 ? 1 : i < 0x10000 ? 2 : i < 0x1000000 ? 3 : 4;
+}
+
+/**
+ * How its parent holds the node over positions [from, to) (sorted, distinct) below `depth`
+ * nibbles: the node's encoding when under 32 bytes, else its hash. With `memo`: kept under the
+ * node's memo key (SortedKeys.memoKey), when it has one.
+ */
+function ref(keys: SortedKeys, from: number, to: number, depth: number, memo?: Map<number | string, Uint8Array>): Uint8Array {
+  const id = memo ? keys.memoKey(from, to, depth) : undefined;
+  if (id === undefined) return reference(build(keys, from, to, depth, memo));
+  let held = memo!.get(id);
   if (!held) {
-    held = reference(build(items, from, to, depth, memo));
-    memo.set(id, held);
+    held = reference(build(keys, from, to, depth, memo));
+    memo!.set(id, held);
   }
   return held;
 }
 
-/** The RLP encoding of the node over items[from, to) below `depth` nibbles. */
-function build(items: readonly Item[], from: number, to: number, depth: number, memo?: Map<string, Uint8Array>): Uint8Array {
-  const first = items[from];
-  if (to - from === 1) return leafNode(hexPrefix(first.nibbles, depth, first.nibbles.length, true), first.value);
+/** The RLP encoding of the node over positions [from, to) below `depth` nibbles. */
+function build(keys: SortedKeys, from: number, to: number, depth: number, memo?: Map<number | string, Uint8Array>): Uint8Array {
+  if (to - from === 1) return leafNode(keyPath(keys, from, depth, keys.keyLength(from), true), keys.value(from));
   // Sorted: the prefix all items share is the one the first and the last share.
-  const last = items[to - 1];
+  const last = to - 1;
   let shared = depth;
-  const limit = Math.min(first.nibbles.length, last.nibbles.length);
-  while (shared < limit && first.nibbles[shared] === last.nibbles[shared]) shared++;
+  const limit = Math.min(keys.keyLength(from), keys.keyLength(last));
+  while (shared < limit && keys.nibble(from, shared) === keys.nibble(last, shared)) shared++;
   if (shared > depth) {
-    return encodeList([encodeBytes(hexPrefix(first.nibbles, depth, shared, false)), ref(items, from, to, shared, memo)]);
+    return encodeList([encodeBytes(keyPath(keys, from, depth, shared, false)), ref(keys, from, to, shared, memo)]);
   }
   const slots: Uint8Array[] = new Array(17);
   let i = from;
   let value: Uint8Array = EMPTY_STRING;
-  if (first.nibbles.length === depth) {
+  if (keys.keyLength(from) === depth) {
     // A key that ends here (never for keys of one length, or the prefix-free rlp(i) keys).
-    value = encodeBytes(first.value);
+    value = encodeBytes(keys.value(from));
     i++;
   }
   for (let nibble = 0; nibble < 16; nibble++) {
     const start = i;
-    while (i < to && items[i].nibbles[depth] === nibble) i++;
-    slots[nibble] = i === start ? EMPTY_STRING : ref(items, start, i, depth + 1, memo);
+    while (i < to && keys.nibble(i, depth) === nibble) i++;
+    slots[nibble] = i === start ? EMPTY_STRING : ref(keys, start, i, depth + 1, memo);
   }
   slots[16] = value;
   return encodeList(slots);
+}
+
+/** hexPrefix of nibbles [from, to) of the key at position p. */
+function keyPath(keys: SortedKeys, p: number, from: number, to: number, leaf: boolean): Uint8Array {
+  const length = to - from;
+  const odd = length % 2 === 1;
+  const out = new Uint8Array(1 + (length >> 1));
+  const flag = (leaf ? 2 : 0) + (odd ? 1 : 0);
+  let n = from;
+  if (odd) out[0] = (flag << 4) | keys.nibble(p, n++);
+  else out[0] = flag << 4;
+  for (let i = 1; i < out.length; i++, n += 2) out[i] = (keys.nibble(p, n) << 4) | keys.nibble(p, n + 1);
+  return out;
 }
 
 /** The size of rlp(bytes). */

@@ -51,7 +51,7 @@ describe('trieRoot: a trie root from all entries at once', function () {
 describe('OrderedTrieBuilder: a growing ordered trie', () => {
   it('its root after each append equals a trie built from scratch (1 to 400 items, appended in uneven steps)', async function () {
     this.timeout(120_000);
-    const builder = new OrderedTrieBuilder();
+    const builder = new OrderedTrieBuilder<Uint8Array>((item) => item);
     const all: Uint8Array[] = [];
     for (const step of [1, 1, 3, 7, 20, 50, 45, 1, 1, 100, 171]) {
       const items = Array.from({ length: step }, (_, i) => randomBytes(1 + ((all.length + i) * 53) % 200));
@@ -61,5 +61,30 @@ describe('OrderedTrieBuilder: a growing ordered trie', () => {
       assert.equal(hex(builder.root()), await mptRoot(entries), `${all.length} items`);
       assert.equal(hex(builder.root()), hex(orderedTrieRootBytes(all)));
     }
+  });
+
+  it('holds items and encodes each only when its leaf is built, and keeps its roots right past 65,535 items (where its memo keys change form)', function () {
+    this.timeout(300_000);
+    let encoded = 0;
+    const builder = new OrderedTrieBuilder<number>((i) => {
+      encoded++;
+      return Uint8Array.of(0x80 + (i % 50), i & 0xff, (i >> 8) & 0xff);
+    });
+    const all: Uint8Array[] = [];
+    const add = (count: number) => {
+      const items = Array.from({ length: count }, (_, k) => all.length + k);
+      builder.append(items);
+      for (const i of items) all.push(Uint8Array.of(0x80 + (i % 50), i & 0xff, (i >> 8) & 0xff));
+    };
+    add(65_530);
+    assert.equal(encoded, 0, 'nothing is encoded before a root is asked for');
+    for (const step of [1, 4, 1, 1, 20]) {
+      add(step);
+      assert.equal(hex(builder.root()), hex(orderedTrieRootBytes(all)), `${all.length} items`);
+    }
+    const before = encoded;
+    add(3);
+    builder.root();
+    assert.ok(encoded - before < 64, `a root after 3 more items encodes a few leaves again, not the trie (${encoded - before})`);
   });
 });
