@@ -27,7 +27,11 @@ import { errorResponse, type RpcHandler, type RpcId, type RpcResponse } from '..
 import type { ProfileName } from '../methods/types';
 import { hostAllowed, hostRefusal, originAllowed, originRefusal } from '../requestGuards';
 import { bodyLimit, profileForPath, type HttpOptions } from '../server';
-import { SubscriptionHub, type SubscriptionClient } from './subscriptions';
+import { NotificationResult, SubscriptionHub, type SubscriptionClient } from './subscriptions';
+import { ENVELOPE_END, writeNotificationFrame, type Notification } from './notificationFrames';
+
+/** A reply's text, or a notification (its envelope around a result shared with other sockets). */
+type QueuedFrame = string | Notification;
 import { jsonText } from '../jsonText';
 
 export const SLOW_CONSUMER_CLOSE_CODE = 1008;
@@ -63,7 +67,7 @@ interface ConnectionHooks {
 class Connection implements SubscriptionClient {
   closing = false;
   /** Notifications and replies of the current turn, written together (one corked write) in a microtask. */
-  private batch: string[] = [];
+  private batch: QueuedFrame[] = [];
   private batchBytes = 0;
   private readingPaused = false;
 
@@ -95,8 +99,8 @@ class Connection implements SubscriptionClient {
    * A notification; false when the client is gone or was closed for falling behind. Only what
    * earlier events left unsent counts: one large event must not close a healthy socket.
    */
-  send(text: string): boolean {
-    return this.queue(text, this.buffered);
+  notify(envelope: string, result: NotificationResult): boolean {
+    return this.queue({ envelope, result }, envelope.length + result.json.length + 2, this.buffered);
   }
 
   /**
@@ -105,7 +109,7 @@ class Connection implements SubscriptionClient {
    * limit waits, so only a client that piles up requests without reading replies gets here.
    */
   reply(text: string): void {
-    this.queue(text, this.waiting);
+    this.queue(text, text.length, this.waiting);
   }
 
   /** Stops reading requests while half the limit or more waits to be sent; 'drain' resumes. */
@@ -125,7 +129,7 @@ class Connection implements SubscriptionClient {
     setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
   }
 
-  private queue(text: string, waiting: number): boolean {
+  private queue(frame: QueuedFrame, length: number, waiting: number): boolean {
     if (this.closing || this.ws.readyState !== OPEN) return false;
     if (waiting > this.maxBuffered) {
       this.hooks.slow(this);
@@ -138,9 +142,9 @@ class Connection implements SubscriptionClient {
       return false;
     }
     if (this.batch.length === 0) queueMicrotask(() => this.flush());
-    this.batch.push(text);
-    this.batchBytes += text.length;
-    this.hooks.queued(text.length);
+    this.batch.push(frame);
+    this.batchBytes += length;
+    this.hooks.queued(length);
     return true;
   }
 
@@ -152,7 +156,10 @@ class Connection implements SubscriptionClient {
     // One write for the whole batch instead of a write per frame.
     const socket = this.socket;
     socket?.cork?.();
-    for (const text of batch) this.ws.send(text);
+    for (const frame of batch) {
+      if (typeof frame === 'string') this.ws.send(frame);
+      else if (!writeNotificationFrame(this.ws, frame)) this.ws.send(frame.envelope + frame.result.json + ENVELOPE_END);
+    }
     socket?.uncork?.();
   }
 

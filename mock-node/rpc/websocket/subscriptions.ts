@@ -1,6 +1,7 @@
 // eth_subscribe kinds, fed by the chain's events. Each event is turned into JSON once per kind
-// (and once per distinct log filter), never once per socket: a notification is that JSON wrapped
-// in a per-subscription envelope by string concatenation. Kinds:
+// (and once per distinct log filter), never once per socket: a notification is that JSON (a
+// NotificationResult, encoded to bytes at most once) inside a per-subscription envelope, which
+// the connection writes around the shared bytes. Kinds:
 //   newHeads                    a sealed block's header
 //   logs {address, topics}      logs of each sealed block, one per message; after a reorg the
 //                               orphaned blocks' logs again with removed: true, then the new ones
@@ -20,10 +21,27 @@ import { blockJson, blockRef, logJson, receiptJson, transactionJson, type BlockR
 export const SUBSCRIPTION_KINDS = ['newHeads', 'logs', 'newPendingTransactions', 'pendingLogs', 'newFlashblocks', 'newFlashblockTransactions'] as const;
 export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
 
+/**
+ * A notification's result as JSON, shared by every subscription it goes to: its UTF-8 bytes are
+ * made once, on the first socket that writes them, however many sockets then do.
+ */
+export class NotificationResult {
+  private encoded: Buffer | undefined;
+
+  constructor(readonly json: string) {}
+
+  get bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.json, 'utf8'));
+  }
+}
+
 /** Where notifications go (one WebSocket connection). */
 export interface SubscriptionClient {
-  /** Queues a text frame; false when the client is gone or was closed for falling behind. */
-  send(text: string): boolean;
+  /**
+   * Queues the text frame `envelope` + result + `}}`; false when the client is gone or was
+   * closed for falling behind.
+   */
+  notify(envelope: string, result: NotificationResult): boolean;
 }
 
 interface Subscription {
@@ -166,8 +184,12 @@ export class SubscriptionHub {
     this.byClient.get(subscription.client)?.delete(subscription.id);
   }
 
+  /** The last result delivered: a group's subscriptions share it (and so its bytes). */
+  private lastResult = new NotificationResult('');
+
   private deliver(subscription: Subscription, resultJson: string): void {
-    if (subscription.client.send(subscription.prefix + resultJson + '}}')) this.sent++;
+    if (this.lastResult.json !== resultJson) this.lastResult = new NotificationResult(resultJson);
+    if (subscription.client.notify(subscription.prefix, this.lastResult)) this.sent++;
   }
 
   /** Every subscription of a kind, grouped by key (same results). */
