@@ -16,8 +16,8 @@ import { maxFeePerGas, priorityFeePerGas, validateStatic } from '../execution/tr
 import type { Logger } from '../logger';
 import { ChainError } from './errors';
 import { nextBaseFee } from './baseFee';
-import { bloomOfLogs } from './bloom';
 import { BlockInProgress } from './blockInProgress';
+import { blockReceipt } from './blockReceipt';
 import { ChainClock, MAX_TIMESTAMP } from './clock';
 import { addressKey, type Hex } from './hex';
 import { TransactionQueue } from './transactionQueue';
@@ -834,7 +834,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         added.push({
           tx,
           index,
-          receipt: { ...result.receipt, cumulativeGasUsed: gasUsed, logsBloom: bloomOfLogs(result.receipt.logs) },
+          receipt: blockReceipt(result.receipt, gasUsed),
         });
         progress = true;
       }
