@@ -171,9 +171,12 @@ class OrderedKeys<T> implements SortedKeys {
   /**
    * A node is fixed by its depth, the first and last items under it and how many there are (the
    * items between them in key order; items never change or leave): a number while those fit in
-   * 16 bits each, else a string.
+   * 16 bits each, else a string. A leaf is not kept: only the leaves of the one bottom branch
+   * still filling are built again at the next root (a full branch is kept whole), where keeping
+   * every leaf's reference cost a key and an array per item for the whole block.
    */
-  memoKey(from: number, to: number, depth: number): number | string {
+  memoKey(from: number, to: number, depth: number): number | string | undefined {
+    if (to - from === 1) return undefined;
     const first = this.index(from);
     const last = this.index(to - 1);
     const count = to - from;
