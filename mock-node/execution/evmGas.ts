@@ -19,6 +19,14 @@ export const EVM_GAS = {
   sstoreSentry: 2_300n,
 } as const;
 
+// The same costs as numbers, for the meter's running sums.
+const COLD_SLOAD = Number(EVM_GAS.coldSload);
+const COLD_ACCOUNT_ACCESS = Number(EVM_GAS.coldAccountAccess);
+const WARM_ACCESS = Number(EVM_GAS.warmAccess);
+const SSTORE_SET = Number(EVM_GAS.sstoreSet);
+const SSTORE_RESET = Number(EVM_GAS.sstoreReset);
+const SSTORE_CLEAR_REFUND = Number(EVM_GAS.sstoreClearRefund);
+
 /** Precompiles 0x01…0x11 and P256VERIFY (0x100, EIP-7951): warm from the start of every transaction. */
 const PRECOMPILES = [...Array.from({ length: 0x11 }, (_, i) => i + 1), 0x100].map((n) => `0x${n.toString(16).padStart(40, '0')}`);
 const PRECOMPILE_SET: ReadonlySet<Hex> = new Set(PRECOMPILES);
@@ -27,8 +35,9 @@ export function isPrecompile(address: Hex): boolean {
   return PRECOMPILE_SET.has(address.toLowerCase());
 }
 
+/** What a transaction warms before it runs: the precompiles (always warm, not listed), its sender, its recipient, the coinbase and its access list. */
 export function initialWarmSet(origin: Hex, to: Hex, coinbase: Hex, accessList: readonly { address: Hex; storageKeys: readonly Hex[] }[]): WarmSet {
-  const accounts = new Set<Hex>([origin, to, coinbase, ...PRECOMPILES].map((a) => a.toLowerCase()));
+  const accounts = new Set<Hex>([origin.toLowerCase(), to.toLowerCase(), coinbase.toLowerCase()]);
   const slots = new Map<Hex, Set<bigint>>();
   for (const entry of accessList) {
     const address = entry.address.toLowerCase();
@@ -46,12 +55,22 @@ export function initialWarmSet(origin: Hex, to: Hex, coinbase: Hex, accessList: 
  * implementation as they do on the EVM.
  */
 export class GasMeter implements ContractStorage {
+  // Counted as numbers (a call's gas stays far below 2^53): a BigInt sum allocates at every access.
+  private dynamicGas = 0;
+  private refundGas = 0;
+  private lastSstore = -1;
   /** Gas that depends on state, so far. */
-  dynamic = 0n;
+  get dynamic(): bigint {
+    return BigInt(this.dynamicGas);
+  }
   /** EIP-3529 refund counter. */
-  refund = 0n;
+  get refund(): bigint {
+    return BigInt(this.refundGas);
+  }
   /** Cost of the last SSTORE, for the 2,300-gas sentry. */
-  lastSstoreCost: bigint | undefined;
+  get lastSstoreCost(): bigint | undefined {
+    return this.lastSstore < 0 ? undefined : BigInt(this.lastSstore);
+  }
   private readonly original = new Map<bigint, bigint>();
   private readonly warmSlots: Set<bigint>;
 
@@ -68,10 +87,10 @@ export class GasMeter implements ContractStorage {
   }
 
   /** EIP-2929: 2,100 the first time a slot is touched, 0 after (the warm read is charged by the caller). */
-  private coldSurcharge(slot: bigint): bigint {
-    if (this.warmSlots.has(slot)) return 0n;
+  private coldSurcharge(slot: bigint): number {
+    if (this.warmSlots.has(slot)) return 0;
     this.warmSlots.add(slot);
-    return EVM_GAS.coldSload;
+    return COLD_SLOAD;
   }
 
   private originalValue(slot: bigint, current: bigint): bigint {
@@ -86,7 +105,7 @@ export class GasMeter implements ContractStorage {
     const value = this.inner.get(slot);
     this.originalValue(slot, value);
     const surcharge = this.coldSurcharge(slot);
-    this.dynamic += surcharge > 0n ? surcharge : EVM_GAS.warmAccess;
+    this.dynamicGas += surcharge > 0 ? surcharge : WARM_ACCESS;
     return value;
   }
 
@@ -95,45 +114,45 @@ export class GasMeter implements ContractStorage {
     const current = this.inner.get(slot);
     const original = this.originalValue(slot, current);
     let cost = this.coldSurcharge(slot);
-    if (value === current || original !== current) cost += EVM_GAS.warmAccess;
-    else cost += original === 0n ? EVM_GAS.sstoreSet : EVM_GAS.sstoreReset;
-    this.refund += sstoreRefund(original, current, value);
-    this.dynamic += cost;
-    this.lastSstoreCost = cost;
+    if (value === current || original !== current) cost += WARM_ACCESS;
+    else cost += original === 0n ? SSTORE_SET : SSTORE_RESET;
+    this.refundGas += sstoreRefund(original, current, value);
+    this.dynamicGas += cost;
+    this.lastSstore = cost;
     this.inner.set(slot, value);
   }
 
   /** Gas that depends on the call's data rather than on state (a comparison a short-circuit skips or not). */
   charge(gas: bigint): void {
-    this.dynamic += gas;
+    this.dynamicGas += Number(gas);
   }
 
   /** An opcode that touches an account (DELEGATECALL, EXTCODESIZE): 2,600 cold, 100 warm. */
   touchAccount(address: Hex): void {
     const key = address.toLowerCase();
     this.tracer?.account(key);
-    if (this.warm.accounts.has(key)) {
-      this.dynamic += EVM_GAS.warmAccess;
+    if (this.warm.accounts.has(key) || PRECOMPILE_SET.has(key)) {
+      this.dynamicGas += WARM_ACCESS;
     } else {
       this.warm.accounts.add(key);
-      this.dynamic += EVM_GAS.coldAccountAccess;
+      this.dynamicGas += COLD_ACCOUNT_ACCESS;
     }
   }
 }
 
 /** EIP-3529's refund (or refund taken back) of one SSTORE, by the slot's original, current and new value. */
-function sstoreRefund(original: bigint, current: bigint, value: bigint): bigint {
-  if (value === current) return 0n;
-  let refund = 0n;
+function sstoreRefund(original: bigint, current: bigint, value: bigint): number {
+  if (value === current) return 0;
+  let refund = 0;
   if (original === current) {
-    if (original !== 0n && value === 0n) refund += EVM_GAS.sstoreClearRefund;
+    if (original !== 0n && value === 0n) refund += SSTORE_CLEAR_REFUND;
     return refund;
   }
   if (original !== 0n) {
-    if (current === 0n) refund -= EVM_GAS.sstoreClearRefund;
-    else if (value === 0n) refund += EVM_GAS.sstoreClearRefund;
+    if (current === 0n) refund -= SSTORE_CLEAR_REFUND;
+    else if (value === 0n) refund += SSTORE_CLEAR_REFUND;
   }
-  if (original === value) refund += original === 0n ? EVM_GAS.sstoreSet - EVM_GAS.warmAccess : EVM_GAS.sstoreReset - EVM_GAS.warmAccess;
+  if (original === value) refund += original === 0n ? SSTORE_SET - WARM_ACCESS : SSTORE_RESET - WARM_ACCESS;
   return refund;
 }
 

@@ -4,6 +4,7 @@ import type { Hex } from '../chain/hex';
 
 /** What a transaction warms before it runs (EIP-2929, EIP-2930, EIP-3651). */
 export interface WarmSet {
+  /** Lowercase addresses warm so far; the precompiles are always warm and not listed (evmGas.ts). */
   accounts: Set<Hex>;
   /** Per lowercase address, the warm storage slots. */
   slots: Map<Hex, Set<bigint>>;

@@ -124,6 +124,7 @@ class Invocation {
 
   /** The path taken: function, branches, and the check that failed, if one did. */
   path(revert?: Revert): string {
+    if (!revert && this.tags.length === 0) return okPathOf(this.signature);
     const branch = this.tags.length ? `|${this.tags.join('|')}` : '';
     return `${this.signature}${branch}|${revert ? `revert ${this.checks} ${revert.reason ?? ''}`.trimEnd() : 'ok'}`;
   }
@@ -132,6 +133,17 @@ class Invocation {
     const topics = [EVENT_TOPICS[event], ...indexed.map(topicWord)];
     this.ctx.emitLog({ topics, data });
   }
+}
+
+const okPaths = new Map<string, string>();
+/**
+ * `signature|ok`, the path of most calls, as one string per function: the gas table is looked up
+ * by it at every call, and a string used again keeps its hash.
+ */
+function okPathOf(signature: string): string {
+  let path = okPaths.get(signature);
+  if (path === undefined) okPaths.set(signature, (path = `${signature}|ok`));
+  return path;
 }
 
 /** An indexed address or bytes32 as its topic word (what zeroPadValue(t, 32) gives for the node's lowercase hex). */
