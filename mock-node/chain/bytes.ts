@@ -45,7 +45,25 @@ export function canonicalUintAt(b: Uint8Array, start: number, end: number): bigi
   if (length <= 6) {
     let n = 0;
     for (let i = start; i < end; i++) n = n * 256 + b[i];
-    return BigInt(n);
+    return sharedBigInt(n);
   }
   return BigInt('0x' + Buffer.from(b.buffer, b.byteOffset + start, length).toString('hex'));
+}
+
+/**
+ * The small values a transaction's fields repeat (chain id, gas limit, fee caps, nonces, values)
+ * as one shared bigint each: every record kept its own otherwise, from intake until its block
+ * was packed. A bounded set, emptied when full.
+ */
+const shared = new Map<number, bigint>();
+const MAX_SHARED = 4096;
+
+function sharedBigInt(n: number): bigint {
+  let value = shared.get(n);
+  if (value === undefined) {
+    if (shared.size >= MAX_SHARED) shared.clear();
+    value = BigInt(n);
+    shared.set(n, value);
+  }
+  return value;
 }

@@ -5,6 +5,7 @@
 // - wasm: libsecp256k1 compiled to WebAssembly (tiny-secp256k1), where no prebuilt addon loads;
 // - js: @noble/curves, several times slower again, where the WebAssembly module cannot load.
 import type { Hex } from '../chain/hex';
+import { flatHex } from '../chain/flatHex';
 import { keccak256Bytes } from '../chain/keccak';
 import { loadSecp256k1Addon } from './secp256k1Addon';
 
@@ -84,5 +85,5 @@ export function recoverSignerRs(digest: Uint8Array, rs: Uint8Array, yParity: num
   }
   if (!key || key.length !== 65) throw new Error('invalid signature');
   const hash = keccak256Bytes(key.subarray(1));
-  return '0x' + Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex');
+  return flatHex(hash, 12, 32);
 }

@@ -4,6 +4,7 @@ import type { Hex } from '../chain/hex';
 import { canonicalUintAt } from '../chain/bytes';
 import type { AccessList, TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
+import { flatHex } from '../chain/flatHex';
 import { keccak256Bytes } from '../chain/keccak';
 import { decodeRlpBytes, isList, listHeader, ListScan, RlpError, scanList, type RlpValue } from '../chain/rlp';
 import { markReadsBack } from '../chain/sealedTransaction';
@@ -57,7 +58,7 @@ function bytes(value: RlpValue | undefined): Uint8Array {
 }
 
 function toHex(value: Uint8Array): string {
-  return '0x' + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  return flatHex(value);
 }
 
 function address(value: RlpValue | undefined): string | null {
@@ -109,13 +110,13 @@ function addressField(body: Buffer, i: number): string | null {
   const end = FIELDS.ends[i];
   if (end === start) return null;
   if (end - start !== 20) throw new NotLean();
-  return '0x' + body.toString('hex', start, end);
+  return flatHex(body, start, end);
 }
 
 /** Field i: bytes as 0x-hex. */
 function dataField(body: Buffer, i: number): string {
   field(i);
-  return '0x' + body.toString('hex', FIELDS.payloadStarts[i], FIELDS.ends[i]);
+  return flatHex(body, FIELDS.payloadStarts[i], FIELDS.ends[i]);
 }
 
 /** Field i: an access list (its entries decoded only when it has any). */
@@ -260,7 +261,7 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
   // Read as transactionFromBytes (chain/sealedTransaction.ts) reads a sealed one: sealing need not check it again.
   return markReadsBack({
     hash: toHex(keccak256Bytes(data)), type, chainId, nonce, from, to, value, input, gasLimit, gasPrice, maxFeePerGas, maxPriorityFeePerGas,
-    accessList: access, v, r: '0x' + rs.toString('hex', 0, 32), s: '0x' + rs.toString('hex', 32, 64), yParity, encoded: raw,
+    accessList: access, v, r: flatHex(rs, 0, 32), s: flatHex(rs, 32, 64), yParity, encoded: raw,
   });
 }
 

@@ -1,0 +1,25 @@
+// 0x-prefixed hex of bytes as one flat string. `'0x' + buffer.toString('hex')` makes a two-part
+// (cons) string for every value of 13 characters or more, and a transaction record kept from
+// intake to its block's packing held five of them (hash, from, to, r, s): an extra object per
+// value for the garbage collector to copy. Here the characters are written into a reused buffer
+// and read back as one string.
+const DIGITS = '0123456789abcdef';
+/** Longest value written here (a token transfer's calldata is 68 bytes); longer ones are concatenated. */
+const MAX_BYTES = 128;
+/** Made on first use (nothing at import). */
+let scratch: Buffer | undefined;
+
+/** '0x' + lowercase hex of bytes [start, end) of `bytes`. */
+export function flatHex(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  if (end - start > MAX_BYTES) return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('hex');
+  const length = 2 + 2 * (end - start);
+  scratch ??= Buffer.allocUnsafe(2 + 2 * MAX_BYTES);
+  scratch[0] = 0x30; // '0'
+  scratch[1] = 0x78; // 'x'
+  for (let i = start, at = 2; i < end; i++, at += 2) {
+    const byte = bytes[i];
+    scratch[at] = DIGITS.charCodeAt(byte >> 4);
+    scratch[at + 1] = DIGITS.charCodeAt(byte & 0x0f);
+  }
+  return scratch.toString('latin1', 0, length);
+}
