@@ -58,7 +58,8 @@ const lazyBesideBundle = {
 const ETHERS_BUNDLE = 'mock-node-ethers.js';
 const ETHERS_IN_CLI = ['concat', 'dataLength', 'dataSlice', 'getBytes', 'hexlify', 'toBeHex', 'zeroPadValue', 'ZeroHash', 'formatUnits', 'parseUnits', 'toUtf8Bytes', 'toUtf8String', 'encodeRlp'];
 const ETHERS_LAZY = Object.keys(require('ethers')).filter((name) => !ETHERS_IN_CLI.includes(name) && name !== 'default' && name !== '__esModule');
-const lazyEthers = {
+/** The stand-in for 'ethers'; `loadExpression` is the JavaScript that loads the rest of ethers on its first use. */
+const lazyEthersFrom = (loadExpression) => ({
   name: 'lazy-ethers',
   setup(build) {
     build.onResolve({ filter: /^ethers$/ }, (args) => (args.namespace === 'lazy-ethers' ? undefined : { path: 'ethers', namespace: 'lazy-ethers' }));
@@ -71,11 +72,54 @@ const lazyEthers = {
     build.onLoad({ filter: /^ethers-on-use$/, namespace: 'lazy-ethers' }, () => ({
       loader: 'js', resolveDir: '.',
       contents: `let ethers;
-const load = () => ethers ??= require('./${ETHERS_BUNDLE}');
+const load = () => ethers ??= ${loadExpression};
 for (const name of ${JSON.stringify(ETHERS_LAZY)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
     }));
   },
+});
+const lazyEthers = lazyEthersFrom(`require('./${ETHERS_BUNDLE}')`);
+
+// The single executable's startup snapshot holds what its first answers need, not the lazy
+// bundles above: V8 deserializes the whole snapshot at every start (callgrind, instructions to the
+// first eth_chainId answer: 184 M with them in the snapshot, 172 M without). They ride in the executable as SEA assets (sea.mjs), the same
+// bundles as beside the CLI, minified, and are compiled from the asset on their first use (the
+// executable can require built-in modules only, and the bundles require nothing else).
+const SEA_ASSETS_DIR = 'dist/sea-assets';
+const SEA_ASSET_LOADER = `const loaded = new Map();
+exports.load = (name) => {
+  const known = loaded.get(name);
+  if (known) return known.exports;
+  const { getAsset, isSea } = require('node:sea');
+  if (!isSea()) throw new Error('chain-mock-node: ' + name + ' is an asset of the single executable, needed before it was built');
+  const { compileFunction } = require('node:vm');
+  const { dirname, join } = require('node:path');
+  const dir = dirname(process.execPath);
+  const file = join(dir, name);
+  const module = { exports: {}, id: file, filename: file, loaded: false };
+  loaded.set(name, module);
+  try {
+    compileFunction(getAsset(name, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file })(module.exports, require, module, file, dir);
+  } catch (error) {
+    loaded.delete(name);
+    throw error;
+  }
+  module.loaded = true;
+  return module.exports;
+};`;
+const seaAssets = {
+  name: 'lazy-dependencies-as-sea-assets',
+  setup(build) {
+    build.onResolve({ filter: /^(express|ws)$/ }, (args) => (args.kind === 'require-call' ? { path: LAZY_BUNDLES[args.path], namespace: 'sea-asset' } : undefined));
+    build.onResolve({ filter: /^\.\/machine$/ }, (args) =>
+      args.kind === 'require-call' && /execution[\\/]evm$/.test(args.resolveDir) ? { path: EVM_BUNDLE, namespace: 'sea-asset' } : undefined);
+    build.onResolve({ filter: /^sea-asset-loader$/ }, () => ({ path: 'sea-asset-loader', namespace: 'sea-asset-loader' }));
+    build.onLoad({ filter: /.*/, namespace: 'sea-asset' }, (args) => ({
+      loader: 'js', resolveDir: '.', contents: `module.exports = require('sea-asset-loader').load(${JSON.stringify(args.path)});`,
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'sea-asset-loader' }, () => ({ loader: 'js', resolveDir: '.', contents: SEA_ASSET_LOADER }));
+  },
 };
+const seaLazyEthers = lazyEthersFrom(`require('sea-asset-loader').load('${ETHERS_BUNDLE}')`);
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -103,8 +147,19 @@ const common = {
 const CLI = 'dist/mock-node.js';
 const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, keepNames: true, sourcemap: false, write: false };
 
+/** The lazy bundles (express, ws, ethers, the EVM), each alone, written under `dir`. */
+const lazyBundles = (dir) => [
+  // The EVM alone, for the lazy require('./machine') of mock-node/execution/evm/index.ts.
+  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/execution/evm/machine.ts'], outfile: `${dir}/${EVM_BUNDLE}` },
+  // Express and ws alone, for the lazy require('express') and require('ws') of the mock node bundles.
+  ...Object.entries(LAZY_BUNDLES).map(([name, file]) => ({
+    ...common, plugins: [], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${name}-entry.js` }, outfile: `${dir}/${file}`,
+  })),
+];
+
 const builds = sea ? [
-  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/seaMain.ts'], outfile: 'dist/mock-node-sea.js' },
+  { ...common, plugins: [wasmBesideBundle, seaAssets, seaLazyEthers], entryPoints: ['mock-node/seaMain.ts'], outfile: 'dist/mock-node-sea.js' },
+  ...lazyBundles(SEA_ASSETS_DIR).map((b) => ({ ...b, sourcemap: false })),
 ] : [
   { ...common, entryPoints: ['mock-node/index.ts'], outfile: 'dist/mock-node-lib.js' },
   { ...common, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
@@ -112,12 +167,7 @@ const builds = sea ? [
   { ...common, entryPoints: ['extension/language/server/server.ts'], outfile: 'dist/languageServer.js' },
   // vscode-languageclient, required by the extension only when a .jsonrpc / .authorization.json file opens.
   { ...common, entryPoints: ['extension/language/clientLibrary.ts'], outfile: 'dist/languageClient.js', external: ['vscode'] },
-  // The EVM alone, for the lazy require('./machine') of mock-node/execution/evm/index.ts.
-  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/execution/evm/machine.ts'], outfile: `dist/${EVM_BUNDLE}` },
-  // Express and ws alone, for the lazy require('express') and require('ws') of the mock node bundles.
-  ...Object.entries(LAZY_BUNDLES).map(([name, file]) => ({
-    ...common, plugins: [], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${name}-entry.js` }, outfile: `dist/${file}`,
-  })),
+  ...lazyBundles('dist'),
 ];
 
 // The default options' genesis (its token storage, roots and code hashes), derived once here

@@ -1,8 +1,9 @@
 // `npm run build:sea`: the mock node as one executable file, dist/chain-mock-node, for machines
 // without Node (a Python or Go CI job). Node's single-executable-application support: the
 // production bundle of mock-node/seaMain.ts becomes a preparation blob holding a V8 startup
-// snapshot (Node runs the bundle once at build time, so every module is already loaded and
-// evaluated when the executable starts; only main() runs then), which postject injects into a copy
+// snapshot (Node runs the bundle once at build time, so every module the first answers need is
+// already loaded and evaluated when the executable starts; only main() runs then; express, ws,
+// ethers and the EVM ride beside it as assets, loaded on first use), which postject injects into a copy
 // of the running `node` binary. Same OS and CPU as the builder. A native addon cannot be inside
 // it: the executable loads libsecp256k1's from prebuilds/ beside itself (dist/prebuilds, which the
 // build copies; ship that folder with it), and without it uses the slower WebAssembly backend.
@@ -24,6 +25,9 @@ writeFileSync(config, JSON.stringify({
   output: blob,
   disableExperimentalSEAWarning: true,
   useSnapshot: true,
+  // The lazy bundles (esbuild.mjs builds them into dist/sea-assets for --sea): kept out of the
+  // startup snapshot, compiled from these assets on their first use.
+  assets: Object.fromEntries(['mock-node-express.js', 'mock-node-ws.js', 'mock-node-ethers.js', 'mock-node-evm.js'].map((name) => [name, join(dist, 'sea-assets', name)])),
 }, null, 2));
 run(process.execPath, ['--experimental-sea-config', config]);
 rmSync(output, { force: true });

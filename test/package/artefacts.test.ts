@@ -123,6 +123,35 @@ describe('installable mock node', function () {
       runPythonExample(executable);
     });
 
+    it('loads express, ws, ethers and the EVM from its assets on their first use (they are not in its startup snapshot)', async () => {
+      const node = await startCli(['--no-auto'], [executable]);
+      try {
+        // Express: the routes beside JSON-RPC.
+        const health = await (await fetch(new URL('health', node.url))).json() as { status: string; chainId: string };
+        assert.deepEqual([health.status, health.chainId], ['ok', '31337']);
+        // The EVM: code that stores 42 in memory and returns it.
+        const code = '0x602a60005260206000f3';
+        assert.equal(await rpc(node.url, 'eth_call', [{ data: code }, 'latest']), '0x' + (42).toString(16).padStart(64, '0'));
+        // ethers: a dev account's signature, checked against ethers here.
+        const wallet = Wallet.fromPhrase('test test test test test test test test test test test junk');
+        const signature = await rpc(node.url, 'personal_sign', ['0x68656c6c6f', wallet.address]);
+        assert.equal(signature, await wallet.signMessage('hello'));
+        // ws: a subscription over a WebSocket.
+        const WebSocket = (await import('ws')).default;
+        const socket = new WebSocket(node.url.replace(/^http/, 'ws'));
+        const answer = await new Promise<{ result?: unknown }>((resolve, reject) => {
+          socket.once('error', reject);
+          socket.once('open', () => socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] })));
+          socket.once('message', (data) => resolve(JSON.parse(String(data)) as { result?: unknown }));
+        });
+        socket.close();
+        assert.match(String(answer.result), /^0x[0-9a-f]+$/);
+        assert.doesNotMatch(node.output(), /Warning|only supports loading built-in modules/);
+      } finally {
+        assert.equal(await node.stop(), 0);
+      }
+    });
+
     it('loads the native addon from prebuilds/ beside it', async () => {
       const node = await startCli(['--no-auto'], [executable]);
       try {
