@@ -1,6 +1,6 @@
 // One build for every product: the mock node's CLI (runnable on its own), the mock node's
 // library entry (for tests and the extension), the extension host entry and the language server.
-import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -57,7 +57,18 @@ const lazyBesideBundle = {
 // load it at start again: test/mock-node/cli/lazyStartup.test.ts checks it stays unloaded.
 const ETHERS_BUNDLE = 'mock-node-ethers.js';
 const ETHERS_IN_CLI = ['concat', 'dataLength', 'dataSlice', 'getBytes', 'hexlify', 'toBeHex', 'zeroPadValue', 'ZeroHash', 'formatUnits', 'parseUnits', 'toUtf8Bytes', 'toUtf8String', 'encodeRlp'];
-const ETHERS_LAZY = Object.keys(require('ethers')).filter((name) => !ETHERS_IN_CLI.includes(name) && name !== 'default' && name !== '__esModule');
+// The lazy exports are those the node's sources import (a getter for each of ethers' 180 exports,
+// defined and then copied onto the stand-in at every start, cost about 7 M instructions). The stand-in
+// names each one, so esbuild fails the build when a module imports a name it does not hold.
+const importedFromEthers = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+  const path = join(dir, entry.name);
+  if (entry.isDirectory()) return importedFromEthers(path);
+  if (!entry.name.endsWith('.ts')) return [];
+  return [...readFileSync(path, 'utf8').matchAll(/\b(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'ethers'/g)]
+    .flatMap((match) => match[1].split(',').map((name) => name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter(Boolean));
+});
+const ETHERS_EXPORTS = new Set(Object.keys(require('ethers')));
+const ETHERS_LAZY = [...new Set(importedFromEthers('mock-node'))].filter((name) => ETHERS_EXPORTS.has(name) && !ETHERS_IN_CLI.includes(name)).sort();
 /** The stand-in for 'ethers'; `loadExpression` is the JavaScript that loads the rest of ethers on its first use. */
 const lazyEthersFrom = (loadExpression) => ({
   name: 'lazy-ethers',
@@ -67,7 +78,7 @@ const lazyEthersFrom = (loadExpression) => ({
     build.onResolve({ filter: /^\.\/mock-node-ethers\.js$/, namespace: 'lazy-ethers' }, (args) => ({ path: args.path, external: true }));
     build.onLoad({ filter: /^ethers$/, namespace: 'lazy-ethers' }, () => ({
       loader: 'js', resolveDir: '.',
-      contents: `export { ${ETHERS_IN_CLI.join(', ')} } from 'ethers';\nexport * from 'ethers-on-use';`,
+      contents: `export { ${ETHERS_IN_CLI.join(', ')} } from 'ethers';\nexport { ${ETHERS_LAZY.join(', ')} } from 'ethers-on-use';`,
     }));
     build.onLoad({ filter: /^ethers-on-use$/, namespace: 'lazy-ethers' }, () => ({
       loader: 'js', resolveDir: '.',
@@ -141,11 +152,13 @@ const common = {
   define: { 'process.env.WS_NO_BUFFER_UTIL': '"1"', 'process.env.WS_NO_UTF_8_VALIDATE': '"1"' },
 };
 
-// The CLI: minified (half the text to read and compile at every start; keepNames keeps class and
-// function names for errors), and wrapped in the loader of mock-node/package/codeCache.mjs, which
+// The CLI: minified (half the text to read and compile at every start), and wrapped in the loader of mock-node/package/codeCache.mjs, which
 // compiles it with V8's code cache (dist/mock-node.cache, made below by a training run).
 const CLI = 'dist/mock-node.js';
-const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, keepNames: true, sourcemap: false, write: false };
+const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, sourcemap: false, write: false };
+// No keepNames: its __name call per function and class (870) redefined each one's name at every
+// start, 13 M instructions; no code of the node reads a function's or class's name (its errors
+// set their own), so stack traces show the minified names, as they show minified positions.
 
 /** The lazy bundles (express, ws, ethers, the EVM), each alone, written under `dir`. */
 const lazyBundles = (dir) => [
