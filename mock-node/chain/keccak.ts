@@ -1,32 +1,67 @@
 // The node's keccak-256 on bytes, for the hashing the node does most: trie nodes, transaction
 // hashes, senders' addresses, headers. Almost every input is short (one to three 136-byte blocks),
-// where a hasher object's set-up cost as much as the permutation: this is a one-shot sponge over
-// one reused state, with the permutation written out over local variables (keccakF.ts). The
-// state's bytes are XORed in place, which is the lanes' layout on a little-endian machine;
-// elsewhere @noble/hashes' keccak_256 answers.
+// where a hasher object's set-up cost as much as the permutation: this is a one-shot sponge.
+// It runs in WebAssembly (keccakWasm.ts: compiled code from the first hash on, 64-bit lanes);
+// where WebAssembly does not load, over one reused state with the permutation written out in
+// JavaScript (keccakF.ts), its bytes XORed in place (the lanes' layout on a little-endian
+// machine); on a big-endian one without WebAssembly, @noble/hashes' keccak_256 answers.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { keccakF1600 } from './keccakF';
+import { INPUT, RATE, loadKeccakWasm, pagesFor, type KeccakWasm } from './keccakWasm';
 
-/** Bytes absorbed per permutation: 1600 bits of state minus twice the 256-bit output. */
-const RATE = 136;
 const state = new Uint32Array(50);
 const stateBytes = new Uint8Array(state.buffer);
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
+/** The WebAssembly sponge: undefined until the first hash loads it, null where it does not load. */
+let wasm: KeccakWasm | null | undefined;
+/** Its memory's bytes (made again when the memory grows). */
+let memory = new Uint8Array(0);
+
 export function keccak256Bytes(data: Uint8Array): Uint8Array {
-  if (!LITTLE_ENDIAN) return keccak_256(data);
-  absorb(data);
-  return stateBytes.slice(0, 32);
+  if (absorbWasm(data)) return memory.slice(0, 32);
+  return keccak256WithJavaScript(data);
 }
 
 /** keccak256Bytes(data) written into `out` at `at` (no array of its own). */
 export function keccak256Into(data: Uint8Array, out: Uint8Array, at: number): void {
-  if (!LITTLE_ENDIAN) {
-    out.set(keccak_256(data), at);
-    return;
-  }
+  const digest = absorbWasm(data) ? memory : keccak256Pending(data);
+  for (let i = 0; i < 32; i++) out[at + i] = digest[i];
+}
+
+/** The fallback: the JavaScript permutation (the test suite checks it on its own). */
+export function keccak256WithJavaScript(data: Uint8Array): Uint8Array {
+  return keccak256Pending(data).slice(0, 32);
+}
+
+/** The digest in bytes 0..32 of an array that the next hash reuses. */
+function keccak256Pending(data: Uint8Array): Uint8Array {
+  if (!LITTLE_ENDIAN) return keccak_256(data);
   absorb(data);
-  for (let i = 0; i < 32; i++) out[at + i] = stateBytes[i];
+  return stateBytes;
+}
+
+/** True when WebAssembly hashed `data`: the digest is then in memory[0..32). */
+function absorbWasm(data: Uint8Array): boolean {
+  if (wasm === undefined) {
+    wasm = loadKeccakWasm();
+    if (wasm !== null) memory = new Uint8Array(wasm.memory.buffer);
+  }
+  if (wasm === null) return false;
+  const length = data.length;
+  const blocks = Math.floor(length / RATE) + 1;
+  const end = INPUT + blocks * RATE;
+  if (end > memory.length) {
+    wasm.memory.grow(pagesFor(blocks) - wasm.memory.buffer.byteLength / 65536);
+    memory = new Uint8Array(wasm.memory.buffer);
+  }
+  // Keccak's padding (not SHA-3's): 0x01 after the data, 0x80 on the last block's last byte.
+  memory.set(data, INPUT);
+  memory.fill(0, INPUT + length, end);
+  memory[INPUT + length] = 0x01;
+  memory[end - 1] |= 0x80;
+  wasm.absorb(blocks);
+  return true;
 }
 
 /** The sponge over `data`: the digest is the state's first 32 bytes afterwards. */
@@ -40,7 +75,6 @@ function absorb(data: Uint8Array): void {
   }
   const rest = length - at;
   for (let i = 0; i < rest; i++) stateBytes[i] ^= data[at + i];
-  // Keccak's padding (not SHA-3's): 0x01 after the data, 0x80 on the block's last byte.
   stateBytes[rest] ^= 0x01;
   stateBytes[RATE - 1] ^= 0x80;
   keccakF1600(state);

@@ -1,11 +1,15 @@
-// keccak-256 (mock-node/chain/keccak.ts, over the written-out permutation of keccakF.ts) gives
-// @noble/hashes' and ethers' answers for every length across the 136-byte block boundaries, the
-// known empty-input digest, and results that later calls do not overwrite.
+// keccak-256 (mock-node/chain/keccak.ts: the WebAssembly sponge of keccakWasm.ts, and its
+// fallback, the written-out JavaScript permutation of keccakF.ts) gives @noble/hashes' and ethers'
+// answers for every length across the 136-byte block boundaries, the known empty-input digest,
+// and results that later calls do not overwrite; the module the node loads is the one
+// keccakWasmBuild.ts emits from the permutation's definition.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { keccak256 } from 'ethers';
-import { keccak256Bytes, keccak256Into } from '../../../mock-node/chain/keccak';
+import { keccak256Bytes, keccak256Into, keccak256WithJavaScript } from '../../../mock-node/chain/keccak';
+import { KECCAK_WASM_BASE64, loadKeccakWasm } from '../../../mock-node/chain/keccakWasm';
+import { keccakModuleBytes } from '../../../mock-node/chain/keccakWasmBuild';
 
 const hex = (bytes: Uint8Array) => '0x' + Buffer.from(bytes).toString('hex');
 
@@ -47,5 +51,28 @@ describe('keccak-256', () => {
     keccak256Bytes(Uint8Array.of(2));
     assert.equal(hex(first), copy);
     assert.equal(first.length, 32);
+  });
+
+  it('hashes in WebAssembly here, with the module keccakWasmBuild.ts emits', () => {
+    assert.equal(Buffer.from(keccakModuleBytes()).toString('base64'), KECCAK_WASM_BASE64);
+    assert.notEqual(loadKeccakWasm(), null);
+  });
+
+  it('grows the WebAssembly memory for a long input and still hashes short ones after it', () => {
+    for (const length of [70_000, 300_000, 33, 136]) {
+      const data = randomBytes(length);
+      assert.equal(hex(keccak256Bytes(data)), hex(keccak_256(data)), `length ${length}`);
+    }
+  });
+
+  it('the JavaScript fallback agrees with @noble/hashes for every length from 0 to 700 bytes', () => {
+    for (let length = 0; length <= 700; length++) {
+      const data = randomBytes(length);
+      assert.equal(hex(keccak256WithJavaScript(data)), hex(keccak_256(data)), `length ${length}`);
+    }
+    const first = keccak256WithJavaScript(Uint8Array.of(1));
+    const copy = hex(first);
+    keccak256WithJavaScript(Uint8Array.of(2));
+    assert.equal(hex(first), copy);
   });
 });
