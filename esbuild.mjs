@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { cacheFileOf, cliWithCodeCache, trainCodeCache } from './mock-node/package/codeCache.mjs';
+import { bundleFileOf, cacheFileOf, cliWithCodeCache, trainCodeCache } from './mock-node/package/codeCache.mjs';
 
 // libsecp256k1 as WebAssembly (tiny-secp256k1, used by mock-node/execution/signatures.ts): the
 // bundles look for secp256k1.wasm beside themselves in dist/, where the build copies it.
@@ -152,8 +152,8 @@ const common = {
   define: { 'process.env.WS_NO_BUFFER_UTIL': '"1"', 'process.env.WS_NO_UTF_8_VALIDATE': '"1"' },
 };
 
-// The CLI: minified (half the text to read and compile at every start), and wrapped in the loader of mock-node/package/codeCache.mjs, which
-// compiles it with V8's code cache (dist/mock-node.cache, made below by a training run).
+// The CLI: minified (half the text to read and compile at every start), as dist/mock-node.bundle beside the small loader
+// dist/mock-node.js (mock-node/package/codeCache.mjs), which compiles it with V8's code cache (dist/mock-node.cache, made below by a training run).
 const CLI = 'dist/mock-node.js';
 const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, sourcemap: false, write: false };
 // No keepNames: its __name call per function and class (870) redefined each one's name at every
@@ -204,7 +204,9 @@ cpSync(SECP256K1_PREBUILDS, join('dist', 'prebuilds'), { recursive: true });
 function writeCli(result) {
   const body = result.outputFiles.find((file) => file.path.endsWith('.js')).text;
   rmSync(cacheFileOf(CLI), { force: true });
-  writeFileSync(CLI, cliWithCodeCache(body), { mode: 0o755 });
+  const { loader, bundle } = cliWithCodeCache(body);
+  writeFileSync(bundleFileOf(CLI), bundle);
+  writeFileSync(CLI, loader, { mode: 0o755 });
 }
 const cliOnEnd = { name: 'cli-with-code-cache', setup: (build) => build.onEnd((result) => { if (!result.errors.length) writeCli(result); }) };
 

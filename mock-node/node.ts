@@ -1,6 +1,6 @@
 // Assembles a mock node: options -> dev accounts -> genesis (accounts, native contracts) ->
 // chain -> JSON-RPC handler -> HTTP server, and the handle to stop it.
-import { randomBytes } from 'node:crypto';
+import { secureRandomHex } from './secureRandom';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Chain } from './chain/chain';
@@ -73,7 +73,7 @@ function nativeContractsFor(options: MockNodeOptions, accounts: DevAccounts): Na
 export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Promise<MockNodeCore> {
   const options = resolveOptions(input);
   const threshold = options.quiet && options.logLevel !== 'off' ? 'error' : options.logLevel;
-  const apiKey = options.apiKey ?? randomBytes(12).toString('hex');
+  const apiKey = options.apiKey ?? secureRandomHex(12);
   const logger = createLogger({ json: options.jsonLogs, threshold, sink: options.logSink, secrets: [apiKey] });
   const accounts = new DevAccounts(options.mnemonic, options.accounts);
   const contracts = new NativeContracts(nativeContractsFor(options, accounts));

@@ -3,7 +3,7 @@
 // `exclusive` (one at a time: the builder is the only writer); the steps they are made of
 // (start a block, seal it, rewind) are private, so nothing can run them outside the writer.
 // Reads answer from immutable BlockRecords and never wait for the builder.
-import { randomBytes } from 'node:crypto';
+import { secureRandomHex } from '../secureRandom';
 import { EventEmitter } from 'node:events';
 import { concat, toBeHex } from 'ethers';
 import type { MockNodeOptions } from '../options';
@@ -123,7 +123,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private coinbase: Hex = DEFAULT_COINBASE;
   private nextBaseFee: bigint | undefined;
   private initialClock = this.clock.save();
-  private instance: Hex = '0x' + randomBytes(32).toString('hex');
+  private instance: Hex = '0x' + secureRandomHex(32);
 
   private constructor(
     readonly options: MockNodeOptions,
@@ -567,7 +567,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.gasLimit = this.options.gasLimit;
       this.coinbase = DEFAULT_COINBASE;
       this.nextBaseFee = undefined;
-      this.instance = '0x' + randomBytes(32).toString('hex');
+      this.instance = '0x' + secureRandomHex(32);
       await this.startBlock();
     });
   }

@@ -1,11 +1,17 @@
 // The CLI bundle with V8's code cache (esbuild.mjs). Node 20 compiles a CommonJS file from scratch
-// at every start (it has no module compile cache): for the 1 MB CLI that is a good part of the
-// start-up. So dist/mock-node.js is a small loader holding the bundle as a string, which it
-// compiles with vm.Script and the cached data in dist/mock-node.cache, made at build time by a
-// training run (start, a few requests, stop). The loader checks the cache's header against the
-// bundle it holds (V8 itself checks only the source's length); when the file is missing, from
-// another build, or refused by this Node's V8 (another version, other V8 flags), it compiles
-// without it: slower, same behaviour. The file stays one self-contained script for `node`.
+// at every start (it has no module compile cache): for the CLI that is a good part of the
+// start-up. So the CLI is three files side by side:
+// - dist/mock-node.js, a loader of a few lines (the file `node` runs and npm's bin names);
+// - dist/mock-node.bundle, the bundle as esbuild wrote it, wrapped as a CommonJS function;
+// - dist/mock-node.cache, V8's compiled code for that bundle, made at build time by a training
+//   run (start, a few requests, stop).
+// The loader reads the bundle once and compiles it with vm.Script and the cached data. (The bundle
+// used to ride inside the loader, in a comment: Node's own loader then read and scanned all of it
+// as UTF-8 before the loader read it again, 4 M instructions at every start.) The loader checks
+// the cache's header against the bundle (V8 itself checks only the source's length); when the
+// cache is missing, from another build, or refused by this Node's V8 (another version, other V8
+// flags), it compiles without it: slower, same behaviour. Each file is found from the loader's own
+// name (<name>.js, <name>.bundle, <name>.cache), so a copy under another name carries its own.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,54 +20,55 @@ import http from 'node:http';
 /** The environment variable under which the training run writes the cache (build time only). */
 export const TRAIN_ENV = 'CHAIN_MOCK_NODE_WRITE_CODE_CACHE';
 
-/** The cache file beside a CLI bundle. */
+/** The cache file beside a CLI loader. */
 export const cacheFileOf = (cliPath) => cliPath.replace(/\.js$/, '') + '.cache';
 
+/** The bundle file beside a CLI loader. */
+export const bundleFileOf = (cliPath) => cliPath.replace(/\.js$/, '') + '.bundle';
+
 /**
- * The CLI file: a loader around the bundle `body` (CommonJS, as esbuild wrote it). The bundle runs
- * with the loader's own module, require, __filename and __dirname, so `require.main === module`,
- * the lazy require('./mock-node-express.js') and the wasm beside it all work as before.
+ * The CLI's two files for the bundle `body` (CommonJS, as esbuild wrote it): the loader, and the
+ * bundle wrapped as a function of (exports, require, module, __filename, __dirname). The bundle
+ * runs with the loader's own module, require, __filename and __dirname, so `require.main ===
+ * module`, the lazy require('./mock-node-express.js') and the wasm beside it all work as before.
  */
 export function cliWithCodeCache(body, shebang = '#!/usr/bin/env node') {
-  const build = createHash('sha256').update(body).digest('hex').slice(0, 32);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
-  // The bundle rides in a block comment at the end of the file, not in a string literal: V8 skips
-  // a comment's characters, but scans a string's one by one into a literal (14 M instructions for
-  // this one at every start). A '*' + '/' inside the bundle would end the comment: each is written
-  // with a control character the bundle does not hold between the two, and restored on reading.
-  const split = [...'\x1f\x1e\x1d\x1c\x1b\x1a\x19\x18\x17\x16\x15\x14\x13\x12\x11\x10'].find((c) => !wrapped.includes(c));
-  if (!/^[\x00-\x7f]*$/.test(wrapped) || split === undefined) throw new Error('codeCache: the CLI bundle must be ASCII with a control character free for the comment escape');
+  // Read as latin1, the fastest string V8 makes from bytes: right only for ASCII, which esbuild's
+  // default charset writes.
+  if (!/^[\x00-\x7f]*$/.test(wrapped)) throw new Error('codeCache: the CLI bundle must be ASCII');
+  const build = createHash('sha256').update(wrapped).digest('hex').slice(0, 32);
   const loader = `
 "use strict";
-// chain-mock-node: a loader around the bundle in the comment below (mock-node/package/codeCache.mjs says why).
+// chain-mock-node: the loader of the bundle beside it (mock-node/package/codeCache.mjs says why).
 const BUILD = ${JSON.stringify(`chain-mock-node code cache ${build}\n`)};
 (() => {
   const { readFileSync, writeFileSync } = require("fs");
   const { Script } = require("vm");
-  const file = readFileSync(__filename, "latin1");
-  const start = file.indexOf("\\n/*" + "BUNDLE\\n");
-  let bundle = file.slice(start + 10, file.lastIndexOf("\\n*/"));
-  if (bundle.includes(${JSON.stringify('*' + split + '/')})) bundle = bundle.replaceAll(${JSON.stringify('*' + split + '/')}, "*/");
-  const cacheFile = __filename.replace(/\\.js$/, "") + ".cache";
+  const base = __filename.replace(/\\.js$/, "");
+  let bundle;
+  try {
+    bundle = readFileSync(base + ".bundle", "latin1");
+  } catch (error) {
+    process.stderr.write("chain-mock-node: cannot read its bundle " + base + ".bundle (it ships beside " + __filename + "): " + error.message + "\\n");
+    process.exit(1);
+  }
   let cachedData;
   let status = "missing";
   try {
-    const file = readFileSync(cacheFile);
+    const file = readFileSync(base + ".cache");
     if (file.length > BUILD.length && file.toString("latin1", 0, BUILD.length) === BUILD) cachedData = file.subarray(BUILD.length);
     else status = "other build";
   } catch {}
-  const script = new Script(bundle, { filename: __filename, cachedData });
+  const script = new Script(bundle, { filename: base + ".bundle", cachedData });
   if (cachedData) status = script.cachedDataRejected ? "rejected" : "used";
   globalThis[Symbol.for("chain-mock-node.codeCache")] = status;
   const out = process.env.${TRAIN_ENV};
   if (out) process.once("exit", () => writeFileSync(out, Buffer.concat([Buffer.from(BUILD, "latin1"), script.createCachedData()])));
   script.runInThisContext()(exports, require, module, __filename, __dirname);
 })();
-/*BUNDLE
-${wrapped.replaceAll('*/', `*${split}/`)}
-*/
 `;
-  return `${shebang}${loader}`;
+  return { loader: `${shebang}${loader}`, bundle: wrapped };
 }
 
 function post(url, method) {

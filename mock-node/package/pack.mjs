@@ -16,6 +16,8 @@ run(process.execPath, [join(root, 'esbuild.mjs'), '--production']);
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 cpSync(join(root, 'dist', 'mock-node.js'), join(stage, 'mock-node.js'));
+// The CLI's bundle, which that loader reads from beside itself (mock-node/package/codeCache.mjs).
+cpSync(join(root, 'dist', 'mock-node.bundle'), join(stage, 'mock-node.bundle'));
 // V8's code cache of the CLI, made by the build (mock-node/package/codeCache.mjs): a faster start
 // on the Node version that built it; any other Node compiles the CLI without it.
 cpSync(join(root, 'dist', 'mock-node.cache'), join(stage, 'mock-node.cache'));
@@ -49,7 +51,7 @@ const manifest = {
   main: 'mock-node-lib.js',
   types: 'types/index.d.ts',
   engines: { node: project.engines.node },
-  files: ['mock-node.js', 'mock-node.cache', 'mock-node-lib.js', 'mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js', 'mock-node-ethers.js', 'secp256k1.wasm', 'prebuilds/', 'types/', 'README.md', 'LICENSE', 'LICENSE-FiatToken'],
+  files: ['mock-node.js', 'mock-node.bundle', 'mock-node.cache', 'mock-node-lib.js', 'mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js', 'mock-node-ethers.js', 'secp256k1.wasm', 'prebuilds/', 'types/', 'README.md', 'LICENSE', 'LICENSE-FiatToken'],
 };
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', join(root, 'dist')], stage));

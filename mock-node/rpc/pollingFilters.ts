@@ -4,7 +4,7 @@
 // pre-confirms it; the sealed block does not report it again. Logs a reorg, a revert or a rebuilt
 // pending block drops are reported again with `removed: true`, exactly as first reported. Filters
 // expire after five minutes without a poll (geth's timeout) and their number is bounded.
-import { randomBytes } from 'node:crypto';
+import { secureRandomHex } from '../secureRandom';
 import type { Chain } from '../chain/chain';
 import type { Hex } from '../chain/hex';
 import type { BlockRecord, IncludedTransaction, LogRecord, TransactionRecord } from '../chain/types';
@@ -160,7 +160,7 @@ export class PollingFilters {
         { limit: this.options.maxFilters },
       );
     }
-    const id = '0x' + randomBytes(16).toString('hex');
+    const id = '0x' + secureRandomHex(16);
     this.filters.set(id, { ...fields, id, lastPoll: this.now(), changes: [], overflowed: false } as FilterState);
     return id;
   }

@@ -13,7 +13,6 @@
 //   (curl, ethers, viem, Python) send none. A request with an Origin is served only when that
 //   origin is a loopback page (a developer's own dApp on http://localhost:5173, as Vite's dev
 //   server allows since its 2025 CORS change) or allowed (--allow-origin, or --cors for any).
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 
 export interface ExposurePolicy {
@@ -128,6 +127,10 @@ export function exposureWarning(bindHost: string): string | undefined {
 
 /** Compares a presented key with the expected one in time that does not depend on where they differ. */
 export function sameKey(presented: string, expected: string): boolean {
+  // Required here, not at the top: node:crypto is a dozen modules, and only a dedicated-path
+  // request with a key ever needs it (see ../secureRandom.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createHash, timingSafeEqual } = require('node:crypto') as typeof import('node:crypto');
   const a = createHash('sha256').update(presented).digest();
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);

@@ -7,7 +7,7 @@
 // answers reads at every block and can still be reorged or reverted.
 // Writes are atomic: a temp file beside the target, fsync, rename, fsync of the directory; the
 // target is either the old complete file or the new complete file, never half of one.
-import { randomBytes } from 'node:crypto';
+import { secureRandomHex } from '../secureRandom';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Transaction } from 'ethers';
@@ -256,7 +256,7 @@ export interface AtomicWriteHooks {
 
 /** Writes `text` to `path` atomically: temp file beside it, fsync, rename, fsync of the directory. */
 export async function writeFileAtomic(path: string, text: string, hooks: AtomicWriteHooks = {}): Promise<void> {
-  const temp = join(dirname(path), `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = join(dirname(path), `${basename(path)}${TEMP_MARK}${process.pid}-${secureRandomHex(4)}`);
   try {
     const file = await fsPromises().open(temp, 'wx', 0o600);
     try {

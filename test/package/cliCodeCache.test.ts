@@ -2,6 +2,7 @@
 // build's cache is used by a plain `node dist/mock-node.js`, and the node starts and answers the
 // same when the cache is missing, from another build, or refused by V8 (corrupt data, other flags).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,15 @@ import { CLI, ensureCliBuilt, startCli } from '../helpers/cli';
 import { rpc } from '../helpers/rpc';
 
 const CACHE = CLI.replace(/\.js$/, '.cache');
+const BUNDLE = CLI.replace(/\.js$/, '.bundle');
+
+/** The loader copied into `dir` as `<name>.js` with its bundle as `<name>.bundle` (no cache). */
+function copyCli(dir: string, name: string): string {
+  const cli = join(dir, `${name}.js`);
+  copyFileSync(CLI, cli);
+  copyFileSync(BUNDLE, join(dir, `${name}.bundle`));
+  return cli;
+}
 
 /** Starts the CLI given, answers eth_chainId, stops it; the code cache status it logged. */
 async function statusOf(program: string[]): Promise<string> {
@@ -42,14 +52,12 @@ describe('CLI bundle: V8 code cache', function () {
   });
 
   it('without the cache file the CLI compiles its bundle and runs the same', async () => {
-    const cli = join(dir, 'missing.js');
-    copyFileSync(CLI, cli);
+    const cli = copyCli(dir, 'missing');
     assert.equal(await statusOf([process.execPath, cli]), 'missing');
   });
 
   it('a cache of another build is not handed to V8', async () => {
-    const cli = join(dir, 'other.js');
-    copyFileSync(CLI, cli);
+    const cli = copyCli(dir, 'other');
     const cache = readFileSync(CACHE);
     cache[cache.indexOf('\n') - 1] ^= 1; // one hex digit of the build id
     writeFileSync(join(dir, 'other.cache'), cache);
@@ -57,13 +65,20 @@ describe('CLI bundle: V8 code cache', function () {
   });
 
   it('a cache V8 refuses (corrupt data) falls back to compiling', async () => {
-    const cli = join(dir, 'corrupt.js');
-    copyFileSync(CLI, cli);
+    const cli = copyCli(dir, 'corrupt');
     const cache = readFileSync(CACHE);
     const header = cache.indexOf('\n') + 1;
     for (let i = header + 8; i < header + 64; i++) cache[i] ^= 0xff;
     writeFileSync(join(dir, 'corrupt.cache'), cache);
     assert.equal(await statusOf([process.execPath, cli]), 'rejected');
+  });
+
+  it('without its bundle the loader says which file is missing and exits 1', () => {
+    const cli = join(dir, 'alone.js');
+    copyFileSync(CLI, cli);
+    const run = spawnSync(process.execPath, [cli, '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /chain-mock-node: cannot read its bundle .*alone\.bundle/);
   });
 
   it('under other V8 flags the cache is refused and the CLI still runs', async () => {

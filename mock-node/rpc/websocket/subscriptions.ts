@@ -10,7 +10,7 @@
 //   newFlashblocks              the accumulated pending block (full transactions) per flashblock
 //   newFlashblockTransactions [full]  each newly pre-confirmed transaction's hash, or with true
 //                               the transaction with its logs and receipt fields
-import { randomBytes } from 'node:crypto';
+import { secureRandomHex } from '../../secureRandom';
 import type { Chain } from '../../chain/chain';
 import type { BlockRecord, IncludedTransaction, LogRecord, TransactionRecord } from '../../chain/types';
 import type { PendingIdentity } from '../../options';
@@ -109,7 +109,7 @@ export class SubscriptionHub {
     if (owned && owned.size >= MAX_SUBSCRIPTIONS_PER_CLIENT) {
       throw new RpcError(ErrorCode.LimitExceeded, `too many subscriptions on this connection (max ${MAX_SUBSCRIPTIONS_PER_CLIENT})`);
     }
-    const id = '0x' + randomBytes(16).toString('hex');
+    const id = '0x' + secureRandomHex(16);
     const subscription: Subscription = { id, kind: kind as SubscriptionKind, client, key: kind, prefix: `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":` };
     const arg = params[1];
     switch (subscription.kind) {

@@ -145,11 +145,12 @@ describe('signature recovery', () => {
     if (process.platform === 'linux' && NATIVE_HERE) assert.equal(mapped, true);
   });
 
-  it('the CLI bundle alone, without prebuilds/ or secp256k1.wasm beside it, falls back and still takes transactions', async function () {
+  it('the CLI (loader and bundle) alone, without prebuilds/ or secp256k1.wasm beside it, falls back and still takes transactions', async function () {
     this.timeout(60_000);
     ensureCliBuilt();
     const dir = mkdtempSync(join(tmpdir(), 'mock-node-nowasm-'));
     copyFileSync(CLI, join(dir, 'mock-node.js'));
+    copyFileSync(CLI.replace(/\.js$/, '.bundle'), join(dir, 'mock-node.bundle'));
     try {
       assert.equal(await cliTakesATransaction(join(dir, 'mock-node.js')), false);
     } finally {

@@ -28,7 +28,7 @@ describe('start-up: work left out', () => {
     }
   });
 
-  it('the CLI bundle answers without having loaded node:v8 or node:fs/promises', async function () {
+  it('the CLI bundle answers without having loaded node:v8, node:fs/promises, node:crypto or node:perf_hooks', async function () {
     this.timeout(60_000);
     ensureCliBuilt();
     const dir = mkdtempSync(join(tmpdir(), 'mock-node-startup-modules-'));
@@ -52,6 +52,10 @@ process.stdout.write = (chunk, ...rest) => { if (!done && String(chunk).startsWi
       assert.ok(loaded.includes('NativeModule http'), 'the list is the CLI process\'s');
       assert.ok(!loaded.includes('NativeModule v8'), 'node:v8 loaded at start');
       assert.ok(!loaded.includes('NativeModule fs/promises'), 'node:fs/promises loaded at start');
+      // node:crypto is a dozen modules (mock-node/secureRandom.ts); perf_hooks ten (the global
+      // \`performance\` loads it: the slot timer uses process.hrtime).
+      assert.ok(!loaded.includes('NativeModule crypto'), 'node:crypto loaded at start');
+      assert.ok(!loaded.includes('NativeModule perf_hooks'), 'node:perf_hooks loaded at start');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
