@@ -7,7 +7,8 @@
 // certificates: 40 % of the instructions of a bare `node -e 0`). The mock node makes no TLS
 // connection, so its rows start it without the variable, and the CLI row's note gives its time with
 // the variable as set here too. Anvil does not read it.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MOCK_CLI, timeToFirstAnswer } from '../processes';
 import { freePort, median } from '../rpcClient';
@@ -34,6 +35,29 @@ const CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
 const withoutCaFile: NodeJS.ProcessEnv = { ...process.env, [CA_VARIABLE]: undefined };
 delete withoutCaFile[CA_VARIABLE];
 
+/**
+ * The runtime's own floor, for reference: a bare Node HTTP server (node:http, no framework, no
+ * chain) that answers any POST with a fixed eth_chainId result, started and probed the same way.
+ * No mock node can start faster on this Node and machine.
+ */
+const BARE_SERVER = `const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
+require('node:http').createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":"0x7a69"}'));
+}).listen(port, '127.0.0.1');
+`;
+
+async function bareNodeServer(runs: number): Promise<Start> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-bare-node-'));
+  try {
+    const file = join(dir, 'bare-server.js');
+    writeFileSync(file, BARE_SERVER);
+    return await medianStart(runs, process.execPath, (port) => [file, '--port', String(port)], withoutCaFile);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const cpuText = (start: Start) => (Number.isFinite(start.cpuMs) ? `${fmt(start.cpuMs)} ms CPU` : undefined);
 
 export async function startup(config: BenchConfig): Promise<Row[]> {
@@ -44,6 +68,7 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
   const mockWithCaFile = caFile ? await medianStart(runs, process.execPath, cliArgs) : undefined;
   const binary = config.anvil;
   const anvil = binary ? await medianStart(runs, binary, (port) => ['--port', String(port), '--silent']) : undefined;
+  const bare = await bareNodeServer(runs);
   const sea = existsSync(SEA) ? await medianStart(runs, SEA, (port) => ['--port', String(port), '--quiet'], withoutCaFile) : undefined;
   const anvilFigure = anvil ? { value: anvil.wallMs, cpu: cpuText(anvil) } : NOT_INSTALLED;
   const caNote = caFile ? `${CA_VARIABLE} unset for the node` : undefined;
@@ -68,6 +93,15 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
       better: 'lower',
       target: { text: '≤ 100 ms', holds: (row) => row.mock.value <= 100 },
       note: mockWithCaFile ? `${caNote}; with ${CA_VARIABLE}=${caFile} as set here: ${fmt(mockWithCaFile.wallMs)} ms, ${fmt(mockWithCaFile.cpuMs)} ms CPU` : undefined,
+    },
+    {
+      section: 'start-up',
+      what: `for reference, not the mock node: a bare Node HTTP server (node:http alone, a fixed answer), process start to first answer (median of ${runs})`,
+      unit: 'ms',
+      mock: { value: bare.wallMs, cpu: cpuText(bare) },
+      anvil: anvilFigure,
+      better: 'lower',
+      note: 'the floor of any server on this Node and machine',
     },
   ];
 }
