@@ -6,6 +6,8 @@
 // holds its functions compiled (V8 keeps their bytecode); without that the executable compiled
 // each of them from source at every start (callgrind, instructions to the first eth_chainId
 // answer: 202 M -> 184 M).
+// WebAssembly does not exist while Node builds a snapshot: the keccak backend chosen then is
+// forgotten at start (WebAssembly loads at the first hash of the running executable).
 // A native addon cannot live in the snapshot: sender recovery loads libsecp256k1's from the
 // prebuilds/ folder beside the executable when it is there (sea.mjs puts it there), else it
 // uses the WebAssembly (or JavaScript) backend.
@@ -13,6 +15,7 @@ import './singleExecutableMark';
 import { dirname } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { main, parseCommandLine } from './cli';
+import { reloadKeccakBackend } from './chain/keccak';
 import { useAddonFolder } from './execution/secp256k1Addon';
 import { createMockNodeCore } from './node';
 
@@ -36,6 +39,9 @@ if (startupSnapshot.isBuildingSnapshot()) {
   void compileStartupPath();
   startupSnapshot.setDeserializeMainFunction(() => {
     useAddonFolder(dirname(process.execPath));
+    // WebAssembly does not exist while Node builds the snapshot: the hashes of the build ran on the
+    // JavaScript keccak, a choice the executable must not keep.
+    reloadKeccakBackend();
     void main();
   });
 }

@@ -79,3 +79,18 @@ function absorb(data: Uint8Array): void {
   stateBytes[RATE - 1] ^= 0x80;
   keccakF1600(state);
 }
+
+/** Which implementation hashes: 'webassembly', 'javascript', or 'not loaded yet' (before the first hash). */
+export function keccakBackend(): 'webassembly' | 'javascript' | 'not loaded yet' {
+  return wasm === undefined ? 'not loaded yet' : wasm === null ? 'javascript' : 'webassembly';
+}
+
+/**
+ * Forgets the backend chosen so far, so the next hash loads it again. For the single executable:
+ * its startup snapshot is built where WebAssembly does not exist (Node's snapshot builder), so the
+ * JavaScript permutation chosen then must not outlive the build (mock-node/seaMain.ts).
+ */
+export function reloadKeccakBackend(): void {
+  wasm = undefined;
+  memory = new Uint8Array(0);
+}

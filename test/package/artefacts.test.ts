@@ -152,11 +152,12 @@ describe('installable mock node', function () {
       }
     });
 
-    it('loads the native addon from prebuilds/ beside it', async () => {
-      const node = await startCli(['--no-auto'], [executable]);
+    it('loads the native addon from prebuilds/ beside it, and hashes with the WebAssembly keccak (not the JavaScript one its snapshot build had to use)', async () => {
+      const node = await startCli(['--no-auto', '--log-level', 'debug'], [executable]);
       try {
         const mapped = await takesATransaction(node);
         if (NATIVE_ON_LINUX) assert.equal(mapped, true);
+        assert.match(node.output(), /keccak backend=webassembly/);
       } finally {
         assert.equal(await node.stop(), 0);
       }

@@ -49,6 +49,13 @@ describe('CLI bundle: V8 code cache', function () {
     const cache = readFileSync(CACHE);
     assert.match(cache.subarray(0, cache.indexOf('\n') + 1).toString('latin1'), /^chain-mock-node code cache [0-9a-f]{32}\n$/);
     assert.equal(await statusOf([process.execPath, CLI]), 'used');
+    const node = await startCli(['--no-auto', '--log-level', 'debug'], [process.execPath, CLI]);
+    try {
+      for (let waited = 0; !/keccak backend=/.test(node.output()) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(node.output(), /keccak backend=webassembly/);
+    } finally {
+      assert.equal(await node.stop(), 0);
+    }
   });
 
   it('without the cache file the CLI compiles its bundle and runs the same', async () => {
