@@ -6,7 +6,7 @@ import { AbiCoder, dataSlice, getCreateAddress } from 'ethers';
 import { ChainError } from '../chain/errors';
 import type { Hex } from '../chain/hex';
 import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
-import type { StateDraft, StateReader } from '../state/worldState';
+import type { AccountRecord, StateDraft, StateReader } from '../state/worldState';
 import { machineFor } from './evm/index';
 import { initialWarmSet } from './evmGas';
 import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
@@ -241,9 +241,14 @@ export function applyTransaction(
   if (sender.balance < tx.gasLimit * maxFeePerGas(tx) + tx.value) return { problem: 'insufficient-funds' };
 
   const price = effectiveGasPrice(tx, env.baseFeePerGas);
+  const needsEvm = messageNeedsEvm(draft, tx.to, contracts);
+  if (!needsEvm && !tracer && !contracts.get(tx.to)) {
+    const transfer = plainTransfer(draft, tx, sender, env, price);
+    if (transfer) return transfer;
+  }
   draft.updateAccount(tx.from, { nonce: sender.nonce + 1n, balance: sender.balance - tx.gasLimit * price });
   const place = { firstLogIndex, transactionIndex };
-  if (messageNeedsEvm(draft, tx.to, contracts)) return applyWithEvm(draft, tx, env, price, place, tracer);
+  if (needsEvm) return applyWithEvm(draft, tx, env, price, place, tracer);
   let result: CallResult;
   try {
     result = runMessage(
@@ -265,6 +270,27 @@ export function applyTransaction(
     ? undefined
     : { revertData: result.outcome.revertData, reason: result.outcome.reason ?? decodeRevertReason(result.outcome.revertData) };
   return finishTransaction(draft, tx, env, price, { gasUsed: result.gasUsed, logs: result.logs, logAddresses: result.logAddresses, failure, contractAddress: null }, place);
+}
+
+/**
+ * A message to an account without code that no native contract serves (an ETH transfer, or data
+ * to an externally owned account), untraced: nothing runs, so the gas is the intrinsic gas (at
+ * least the EIP-7623 floor) and there is nothing to undo. The sender, the recipient and the fee
+ * recipient each change once, with what runMessage and finishTransaction would leave (the checks
+ * in applyTransaction leave the sender the value after buying the gas). Undefined when the gas
+ * limit does not cover the intrinsic gas: runMessage's out-of-gas path answers that.
+ */
+function plainTransfer(draft: StateDraft, tx: TransactionRecord, sender: AccountRecord, env: BlockEnvironment, price: bigint): AppliedTransaction | undefined {
+  const base = intrinsicGas(tx.input, tx.accessList);
+  if (tx.gasLimit < base) return undefined;
+  const floor = calldataFloorGas(tx.input);
+  const used = base > floor ? base : floor;
+  const gasUsed = used > tx.gasLimit ? tx.gasLimit : used;
+  draft.updateAccount(tx.from, { nonce: sender.nonce + 1n, balance: sender.balance - gasUsed * price - tx.value });
+  if (tx.value > 0n) draft.addBalance(tx.to!, tx.value);
+  const tip = (price - env.baseFeePerGas) * gasUsed;
+  if (tip > 0n) draft.addBalance(env.coinbase, tip);
+  return { receipt: { status: 1, gasUsed, effectiveGasPrice: price, logs: [], contractAddress: null } };
 }
 
 async function applyWithEvm(draft: StateDraft, tx: TransactionRecord, env: BlockEnvironment, price: bigint, place: LogPlace, tracer?: ExecutionTracer): Promise<Applied> {
