@@ -357,11 +357,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     return tx.hash;
   }
 
-  /** submit(), then with automine on, seals the transaction's block before answering. */
-  async accept(tx: TransactionRecord): Promise<Hex> {
+  /**
+   * submit(), then with automine on, seals the transaction's block before answering (a promise
+   * then); otherwise the hash at once, with no promise or turn of the event loop per transaction.
+   */
+  accept(tx: TransactionRecord): Hex | Promise<Hex> {
     const hash = this.submit(tx);
-    if (this.mining.kind === 'automine') await this.exclusive(() => this.automine());
-    return hash;
+    if (this.mining.kind !== 'automine') return hash;
+    return this.exclusive(() => this.automine()).then(() => hash);
   }
 
   /** Resolves once the transaction is pre-confirmed (in a flashblock); rejects on timeout or drop. */

@@ -151,7 +151,9 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
     return undefined;
   }
 
-  async function one(request: unknown, profile: ProfileName): Promise<RpcResponse | undefined> {
+  // one() and call() answer synchronously when the method does (most reads, and a transaction
+  // taken in without automine): a promise only where a method's answer waits for something.
+  function one(request: unknown, profile: ProfileName): RpcResponse | undefined | Promise<RpcResponse | undefined> {
     if (!request || typeof request !== 'object' || Array.isArray(request)) {
       return errorResponse(null, ErrorCode.InvalidRequest, 'invalid request: expected a JSON-RPC 2.0 object');
     }
@@ -166,11 +168,13 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
     if (typeof r.method !== 'string') return errorResponse(rid, ErrorCode.InvalidRequest, 'invalid request: method must be a string');
     const params = r.params === undefined ? [] : r.params;
     if (!Array.isArray(params)) return errorResponse(rid, ErrorCode.InvalidParams, 'invalid params: params must be an array (positional)');
-    const response = await call(r.method, params, profile, rid);
-    return hasId ? response : undefined;
+    const response = call(r.method, params, profile, rid);
+    if (hasId) return response;
+    // A notification: no answer, once its work is done.
+    return response instanceof Promise ? response.then(() => undefined) : undefined;
   }
 
-  async function call(method: string, params: unknown[], profile: ProfileName, id: RpcId): Promise<RpcResponse> {
+  function call(method: string, params: unknown[], profile: ProfileName, id: RpcId): RpcResponse | Promise<RpcResponse> {
     const entry = methods.get(method);
     if (!entry) return errorResponse(id, ErrorCode.MethodNotFound, `the method ${method} does not exist/is not available`);
     const { spec, handler } = entry;
@@ -181,22 +185,37 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
       return errorResponse(id, ErrorCode.MethodNotFound, `the method ${method} is disabled (control methods are off)`);
     }
     const started = logger.enabled('debug') ? performance.now() : 0;
+    let result: unknown;
     try {
       expectParams(params, requiredCount(spec), spec.params.length);
-      const result = await handler(params, { node: services, profile });
-      if (started) logger.debug(method, { profile, ms: elapsed(started) });
-      return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+      result = handler(params, { node: services, profile });
     } catch (thrown) {
-      const error = thrown instanceof ChainError ? rpcErrorOf(thrown) : thrown;
-      if (error instanceof RpcError) {
-        const message = scrubSecrets(error.message, secrets);
-        if (started) logger.debug(`${method} answered error ${error.code}`, { profile, ms: elapsed(started), message });
-        return errorResponse(id, error.code, message, error.data);
-      }
-      // A bug, not bad input: always in the log, with where it happened.
-      logger.error(`${method} failed with an internal error`, { profile, error: (error as Error)?.stack ?? String(error) });
-      return errorResponse(id, ErrorCode.Internal, scrubSecrets(`internal error: ${(error as Error)?.message ?? String(error)}`, secrets));
+      return failed(method, profile, id, started, thrown);
     }
+    if (result instanceof Promise) {
+      return result.then(
+        (value: unknown) => answered(method, profile, id, started, value),
+        (thrown: unknown) => failed(method, profile, id, started, thrown),
+      );
+    }
+    return answered(method, profile, id, started, result);
+  }
+
+  function answered(method: string, profile: ProfileName, id: RpcId, started: number, result: unknown): RpcResponse {
+    if (started) logger.debug(method, { profile, ms: elapsed(started) });
+    return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+  }
+
+  function failed(method: string, profile: ProfileName, id: RpcId, started: number, thrown: unknown): RpcResponse {
+    const error = thrown instanceof ChainError ? rpcErrorOf(thrown) : thrown;
+    if (error instanceof RpcError) {
+      const message = scrubSecrets(error.message, secrets);
+      if (started) logger.debug(`${method} answered error ${error.code}`, { profile, ms: elapsed(started), message });
+      return errorResponse(id, error.code, message, error.data);
+    }
+    // A bug, not bad input: always in the log, with where it happened.
+    logger.error(`${method} failed with an internal error`, { profile, error: (error as Error)?.stack ?? String(error) });
+    return errorResponse(id, ErrorCode.Internal, scrubSecrets(`internal error: ${(error as Error)?.message ?? String(error)}`, secrets));
   }
 
   async function handle(body: unknown, profile: ProfileName): Promise<HandleResult> {
@@ -219,7 +238,8 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
         }
         const responses: RpcResponse[] = [];
         for (const request of body) {
-          const response = await one(request, profile);
+          const answer = one(request, profile);
+          const response = answer instanceof Promise ? await answer : answer;
           if (response) responses.push(response);
         }
         return { status: 200, body: responses.length ? responses : undefined };
@@ -228,7 +248,8 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
         logger.debug('eth_getBlockReceipts refused on the public endpoint: HTTP 403');
         return { status: 403, body: receiptsRejection(body) };
       }
-      return { status: 200, body: await one(body, profile) };
+      const answer = one(body, profile);
+      return { status: 200, body: answer instanceof Promise ? await answer : answer };
     } catch (error) {
       logger.error('request failed with an internal error', { profile, error: (error as Error)?.stack ?? String(error) });
       return { status: 500, body: errorResponse(null, ErrorCode.Internal, scrubSecrets(`internal error: ${(error as Error)?.message ?? String(error)}`, secrets)) };

@@ -100,15 +100,16 @@ export function parseBody(text: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-export async function answerRpc(handle: RpcHandler, profile: ProfileName | 'unauthorized', text: string | null, maxBodyBytes: number): Promise<HandleResult> {
+/** The answer to a request body (handle's promise itself, not one wrapped around it). */
+export function answerRpc(handle: RpcHandler, profile: ProfileName | 'unauthorized', text: string | null, maxBodyBytes: number): Promise<HandleResult> {
   if (profile === 'unauthorized') {
-    return { status: 401, body: errorResponse(null, ErrorCode.InvalidRequest, 'unauthorized: unknown key for the dedicated endpoint') };
+    return Promise.resolve({ status: 401, body: errorResponse(null, ErrorCode.InvalidRequest, 'unauthorized: unknown key for the dedicated endpoint') });
   }
   if (text === null) {
-    return { status: 413, body: errorResponse(null, ErrorCode.LimitExceeded, `request body too large: limit ${maxBodyBytes} bytes`) };
+    return Promise.resolve({ status: 413, body: errorResponse(null, ErrorCode.LimitExceeded, `request body too large: limit ${maxBodyBytes} bytes`) });
   }
   const parsed = parseBody(text);
-  return parsed.ok ? handle(parsed.value, profile) : parsed.result;
+  return parsed.ok ? handle(parsed.value, profile) : Promise.resolve(parsed.result);
 }
 
 /**

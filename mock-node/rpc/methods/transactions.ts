@@ -161,7 +161,7 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
  * flashblock that runs it does less. accept() queues synchronously: the hint runs before any
  * flashblock or automine seal can take the transaction.
  */
-function acceptRaw(node: MethodContext['node'], tx: TransactionRecord): Promise<Hex> {
+function acceptRaw(node: MethodContext['node'], tx: TransactionRecord): Hex | Promise<Hex> {
   const accepted = node.chain.accept(tx);
   const contract = node.contracts.get(tx.to);
   if (contract?.prepare && node.chain.queuedTransaction(tx.hash)) {
