@@ -100,6 +100,53 @@ process.stdout.write = (chunk, ...rest) => { if (!done && String(chunk).startsWi
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the CLI loads a state file of signed transactions without ethers: the intake decoder and libsecp256k1 check each sender', async function () {
+    this.timeout(60_000);
+    ensureCliBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'mock-node-state-load-'));
+    const state = join(dir, 'state.json');
+    const preload = join(dir, 'preload.js');
+    const out = join(dir, 'required.json');
+    writeFileSync(preload, `process.on('SIGUSR2', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));`);
+    const wallet = Wallet.fromPhrase('test test test test test test test test test test test junk');
+    const start = async () => {
+      const child = spawn(process.execPath, ['-r', preload, CLI, '--port', '0', '--no-auto', '--state', state, '--json-logs', '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const line = output.split('\n').find((l) => l.startsWith('{"listening"'));
+          if (line) resolve((JSON.parse(line) as { listening: { url: string } }).listening.url);
+        });
+        child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${output}`)));
+      });
+      const stop = () => new Promise<number | null>((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
+      return { child, url, stop };
+    };
+    try {
+      const first = await start();
+      const hashes: string[] = [];
+      for (let nonce = 0; nonce < 3; nonce++) {
+        const raw = await wallet.signTransaction({ to: '0x000000000000000000000000000000000000dEaD', value: 1n, nonce, gasLimit: 21000, chainId: 31337, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n });
+        hashes.push(await rpc(first.url, 'eth_sendRawTransaction', [raw]));
+      }
+      await rpc(first.url, 'evm_mine');
+      assert.equal(await first.stop(), 0);
+
+      const second = await start();
+      try {
+        for (const hash of hashes) assert.equal((await rpc(second.url, 'eth_getTransactionByHash', [hash])).from.toLowerCase(), wallet.address.toLowerCase());
+        const loaded = await required(second.child, out);
+        assert.ok(loaded.includes(CLI), 'the list is the CLI process\'s');
+        assert.ok(!loaded.some((file) => file.endsWith('mock-node-ethers.js')), `ethers loaded to read the state file: ${loaded.join(', ')}`);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 const DEV_ACCOUNT_0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
