@@ -70,17 +70,8 @@ process.stdout.write = (chunk, ...rest) => { if (!done && String(chunk).startsWi
       const out = join(dir, 'required.json');
       const preload = join(dir, 'preload.js');
       writeFileSync(preload, `process.on('SIGUSR2', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));`);
-      const child = spawn(process.execPath, ['-r', preload, CLI, '--port', '0', '--json-logs', '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const { child, url } = await startListening(preload, []);
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let output = '';
-          child.stdout.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            const line = output.split('\n').find((l) => l.startsWith('{"listening"'));
-            if (line) resolve((JSON.parse(line) as { listening: { url: string } }).listening.url);
-          });
-          child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${output}`)));
-        });
         assert.equal(await rpc(url, 'eth_chainId'), '0x7a69');
         assert.match(await rpc(url, 'eth_blockNumber'), /^0x[0-9a-f]+$/);
         const before = await required(child, out);
@@ -111,16 +102,7 @@ process.stdout.write = (chunk, ...rest) => { if (!done && String(chunk).startsWi
     writeFileSync(preload, `process.on('SIGUSR2', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));`);
     const wallet = Wallet.fromPhrase('test test test test test test test test test test test junk');
     const start = async () => {
-      const child = spawn(process.execPath, ['-r', preload, CLI, '--port', '0', '--no-auto', '--state', state, '--json-logs', '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const line = output.split('\n').find((l) => l.startsWith('{"listening"'));
-          if (line) resolve((JSON.parse(line) as { listening: { url: string } }).listening.url);
-        });
-        child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${output}`)));
-      });
+      const { child, url } = await startListening(preload, ['--no-auto', '--state', state]);
       const stop = () => new Promise<number | null>((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
       return { child, url, stop };
     };
@@ -156,6 +138,24 @@ const TYPED_DATA = {
   domain: { name: 'startup test' },
   message: { contents: 'hello' },
 };
+
+/**
+ * The CLI started with `preload` and `args` (JSON logs): resolves with its process and URL once it
+ * prints its listening line.
+ */
+async function startListening(preload: string, args: string[]): Promise<{ child: ReturnType<typeof spawn>; url: string }> {
+  const child = spawn(process.execPath, ['-r', preload, CLI, '--port', '0', ...args, '--json-logs', '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((l) => l.startsWith('{"listening"'));
+      if (line) resolve((JSON.parse(line) as { listening: { url: string } }).listening.url);
+    });
+    child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${output}`)));
+  });
+  return { child, url };
+}
 
 /** The files the CLI process has required, as its preload writes them on SIGUSR2. */
 async function required(child: ReturnType<typeof spawn>, out: string): Promise<string[]> {
