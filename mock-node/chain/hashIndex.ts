@@ -113,11 +113,24 @@ export class HashIndex {
 }
 
 function keyHigh(hash: Hex): number {
-  return Number.parseInt(hash.slice(2, 10), 16) >>> 0;
+  return hexWord(hash, 2);
 }
 
 function keyLow(hash: Hex): number {
-  return Number.parseInt(hash.slice(10, 18), 16) >>> 0;
+  return hexWord(hash, 10);
+}
+
+/**
+ * The 32-bit word of the 8 hex digits at `from` (either case). Read digit by digit: slicing the
+ * string and Number.parseInt(…, 16) cost about 0.5 µs a key, most of an add or a lookup.
+ */
+function hexWord(hash: Hex, from: number): number {
+  let word = 0;
+  for (let i = from; i < from + 8; i++) {
+    const code = hash.charCodeAt(i);
+    word = (word << 4) | (code <= 57 ? code - 48 : (code | 32) - 87);
+  }
+  return word >>> 0;
 }
 
 function start(high: number, low: number, mask: number): number {

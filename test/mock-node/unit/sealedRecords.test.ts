@@ -227,4 +227,15 @@ describe('the hash index', () => {
     index.remove(a, 1, 0);
     assert.deepEqual(index.find(a), { block: 2, position: 5 }, 'only the 8-byte key is kept: the caller checks the rest');
   });
+
+  it('reads the key digits in either case, and keys differing in any one of the first 16 digits apart', () => {
+    const index = new HashIndex();
+    const hash = '0x0123456789abcdef' + 'ab'.repeat(24);
+    index.add(hash, 7, 3);
+    assert.deepEqual(index.find('0x0123456789ABCDEF' + 'AB'.repeat(24)), { block: 7, position: 3 });
+    for (let digit = 2; digit < 18; digit++) {
+      const other = hash.slice(0, digit) + (hash[digit] === 'f' ? 'e' : 'f') + hash.slice(digit + 1);
+      assert.equal(index.find(other), undefined, `digit ${digit - 2} changed`);
+    }
+  });
 });
