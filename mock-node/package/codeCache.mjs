@@ -71,22 +71,66 @@ const BUILD = ${JSON.stringify(`chain-mock-node code cache ${build}\n`)};
   return { loader: `${shebang}${loader}`, bundle: wrapped };
 }
 
-function post(url, method) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: method === 'eth_getBlockByNumber' ? ['latest', false] : [] });
+/** One JSON-RPC call to the training node; resolves with its result (rejects on an error answer). */
+function call(url, method, params = []) {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-      response.resume();
-      response.on('end', resolve);
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => {
+        try {
+          const answer = JSON.parse(text);
+          if (answer.error) reject(new Error(`code cache training: ${method}: ${answer.error.message}`));
+          else resolve(answer.result);
+        } catch (error) {
+          reject(error);
+        }
+      });
     });
     request.on('error', reject);
     request.end(body);
   });
 }
 
+/** The first dev account of the default mnemonic (public test key), which the training run's transactions come from. */
+const TRAINING_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const TRAINING_TOKEN = '0x3600000000000000000000000000000000000000';
+const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+
+/**
+ * What a client starts with, so its code is in the cache: the reads of a first look, then an ETH
+ * transfer and a token transfer sent raw (the intake's decoder, sender recovery, execution, the
+ * token), their flashblock and the block that seals them, and the reads a test makes after.
+ */
+async function trainingTraffic(url) {
+  for (const method of ['eth_chainId', 'eth_blockNumber']) await call(url, method);
+  await call(url, 'eth_getBlockByNumber', ['latest', false]);
+  const { Wallet, Interface } = await import('ethers');
+  const wallet = new Wallet(TRAINING_KEY);
+  const fees = { type: 2, chainId: 31337n, maxFeePerGas: 100n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n };
+  const transfer = new Interface(['function transfer(address to, uint256 amount)']).encodeFunctionData('transfer', [RECIPIENT, 1n]);
+  const raws = [
+    await wallet.signTransaction({ ...fees, nonce: 0, to: RECIPIENT, value: 1n, gasLimit: 21_000n }),
+    await wallet.signTransaction({ ...fees, nonce: 1, to: TRAINING_TOKEN, data: transfer, gasLimit: 100_000n }),
+  ];
+  const hashes = [];
+  for (const raw of raws) hashes.push(await call(url, 'eth_sendRawTransaction', [raw]));
+  await call(url, 'eth_getTransactionCount', [wallet.address, 'pending']);
+  const start = Number(await call(url, 'eth_blockNumber'));
+  for (let waited = 0; Number(await call(url, 'eth_blockNumber')) === start; waited += 50) {
+    if (waited > 10_000) throw new Error('code cache training: no block sealed the training transactions within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  for (const hash of hashes) await call(url, 'eth_getTransactionReceipt', [hash]);
+  await call(url, 'eth_getTransactionCount', [wallet.address, 'latest']);
+}
+
 /**
  * The training run: starts the CLI as `node <cli>` with no Node flags (V8 refuses a cache made
- * under other flags), sends the requests a client starts with, stops it; the loader writes the
- * cache on exit. Resolves once the cache file is written.
+ * under other flags), sends what a client starts with (trainingTraffic), stops it; the loader
+ * writes the cache on exit. Resolves once the cache file is written.
  */
 export async function trainCodeCache(cliPath) {
   const cacheFile = cacheFileOf(cliPath);
@@ -104,8 +148,11 @@ export async function trainCodeCache(cliPath) {
     });
     child.once('exit', () => reject(new Error(`code cache training: the CLI exited before listening\n${output}`)));
   });
-  for (const method of ['eth_chainId', 'eth_blockNumber', 'eth_getBlockByNumber']) await post(url, method);
-  child.kill('SIGTERM');
+  try {
+    await trainingTraffic(url);
+  } finally {
+    child.kill('SIGTERM');
+  }
   const code = await exited;
   if (code !== 0) throw new Error(`code cache training: the CLI exited with ${code}`);
   return readFileSync(cacheFile).length;
