@@ -102,9 +102,10 @@ const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 /**
  * What a client starts with, so its code is in the cache: the reads of a first look, then an ETH
  * transfer and a token transfer sent raw (the intake's decoder, sender recovery, execution, the
- * token), their flashblock and the block that seals them, and the reads a test makes after.
+ * token), their flashblock and the block that seals them, and the reads a test makes after (the
+ * seed's five among them).
  */
-async function trainingTraffic(url) {
+async function trainingTraffic(url, dedicatedUrl) {
   for (const method of ['eth_chainId', 'eth_blockNumber']) await call(url, method);
   await call(url, 'eth_getBlockByNumber', ['latest', false]);
   const { Wallet, Interface } = await import('ethers');
@@ -125,6 +126,14 @@ async function trainingTraffic(url) {
   }
   for (const hash of hashes) await call(url, 'eth_getTransactionReceipt', [hash]);
   await call(url, 'eth_getTransactionCount', [wallet.address, 'latest']);
+  // The seed's five reads over that block (eth_getBlockReceipts on the dedicated path: the public
+  // one answers 403).
+  await call(url, 'eth_getBlockByNumber', ['latest', true]);
+  await call(url, 'eth_getBlockByNumber', ['pending', false]);
+  await call(url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]);
+  await call(url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: TRAINING_TOKEN }]);
+  await call(dedicatedUrl, 'eth_getBlockReceipts', ['latest']);
+  await call(url, 'eth_getStorageAt', [TRAINING_TOKEN, '0x0', 'latest']);
 }
 
 /**
@@ -140,16 +149,16 @@ export async function trainCodeCache(cliPath) {
   });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   let output = '';
-  const url = await new Promise((resolve, reject) => {
+  const listening = await new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       output += chunk.toString();
       const line = output.split('\n').find((l) => l.startsWith('{"listening"'));
-      if (line) resolve(JSON.parse(line).listening.url);
+      if (line) resolve(JSON.parse(line).listening);
     });
     child.once('exit', () => reject(new Error(`code cache training: the CLI exited before listening\n${output}`)));
   });
   try {
-    await trainingTraffic(url);
+    await trainingTraffic(listening.url, listening.dedicatedUrl);
   } finally {
     child.kill('SIGTERM');
   }
