@@ -19,14 +19,28 @@ export interface SlotClock {
   spin(until: number): void;
 }
 
-/**
- * Milliseconds on the process's monotonic clock. process.hrtime, not performance.now: the global
- * `performance` loads node:perf_hooks and nine modules behind it on first use, which the timer's
- * first tick would otherwise pay for inside the CLI's start-up.
- */
-export function monotonicMs(): number {
+/** process.hrtime in milliseconds: no module to load, but an array allocated per call. */
+function hrtimeMs(): number {
   const [seconds, nanoseconds] = process.hrtime();
   return seconds * 1000 + nanoseconds / 1e6;
+}
+
+/** performance.now() − hrtimeMs(), once the timer has switched to performance.now. */
+let performanceOffset: number | undefined;
+
+/**
+ * Milliseconds on the process's monotonic clock. It starts on process.hrtime: the global
+ * `performance` loads node:perf_hooks and nine modules behind it on first use, which the timer's
+ * first tick would otherwise pay for inside the CLI's start-up. The first spin (a slot after the
+ * start) switches to performance.now, which allocates nothing, offset so that both read the same
+ * time at the switch: a spin reads the clock thousands of times.
+ */
+export function monotonicMs(): number {
+  return performanceOffset === undefined ? hrtimeMs() : performance.now() - performanceOffset;
+}
+
+function usePerformanceClock(): void {
+  performanceOffset ??= performance.now() - hrtimeMs();
 }
 
 export const systemSlotClock: SlotClock = {
@@ -38,6 +52,7 @@ export const systemSlotClock: SlotClock = {
   },
   clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
   spin(until) {
+    usePerformanceClock();
     while (monotonicMs() < until) {
       // a sub-millisecond busy wait
     }

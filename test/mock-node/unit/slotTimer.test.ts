@@ -3,7 +3,7 @@
 // slot is skipped instead of a burst of catch-up slots, and a slot whose previous work still runs
 // is skipped. No wall-clock time is measured: the clock moves only when the test moves it.
 import assert from 'node:assert/strict';
-import { SlotTimer, type SlotClock } from '../../../mock-node/chain/slotTimer';
+import { monotonicMs, SlotTimer, systemSlotClock, type SlotClock } from '../../../mock-node/chain/slotTimer';
 
 interface FakeTimer {
   at: number;
@@ -195,5 +195,21 @@ describe('SlotTimer: flashblocks on fixed slots', () => {
     timer.stop();
     await clock.advance(1000);
     assert.deepEqual(ran, [1, 2]);
+  });
+});
+
+describe('the system slot clock', () => {
+  it('keeps one monotonic time across its switch from process.hrtime to performance.now (the first spin)', () => {
+    const samples: number[] = [];
+    for (let i = 0; i < 1000; i++) samples.push(monotonicMs());
+    const before = monotonicMs();
+    systemSlotClock.spin(before + 0.5);
+    for (let i = 0; i < 1000; i++) samples.push(monotonicMs());
+    for (let i = 1; i < samples.length; i++) assert.ok(samples[i] >= samples[i - 1], `went back at sample ${i}: ${samples[i - 1]} -> ${samples[i]}`);
+    const after = monotonicMs();
+    assert.ok(after >= before + 0.5, 'the spin returned early');
+    // The same clock as process.hrtime, within a millisecond, after the switch too.
+    const [seconds, nanoseconds] = process.hrtime();
+    assert.ok(Math.abs(seconds * 1000 + nanoseconds / 1e6 - monotonicMs()) < 1);
   });
 });
