@@ -9,14 +9,18 @@ const MAX_BYTES = 128;
 /** Made on first use (nothing at import). */
 let scratch: Buffer | undefined;
 
-/** '0x' + lowercase hex of bytes [start, end) of `bytes`. */
-export function flatHex(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  if (end - start > MAX_BYTES) return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('hex');
-  const length = 2 + 2 * (end - start);
+/**
+ * '0x' + lowercase hex of bytes [start, end) of `bytes`, after `zeros` zero bytes (a value kept
+ * without its leading zeros: sealedBody.ts).
+ */
+export function flatHex(bytes: Uint8Array, start = 0, end = bytes.length, zeros = 0): string {
+  if (zeros + end - start > MAX_BYTES) return '0x' + '00'.repeat(zeros) + Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('hex');
+  const length = 2 + 2 * (zeros + end - start);
   scratch ??= Buffer.allocUnsafe(2 + 2 * MAX_BYTES);
   scratch[0] = 0x30; // '0'
   scratch[1] = 0x78; // 'x'
-  for (let i = start, at = 2; i < end; i++, at += 2) {
+  if (zeros > 0) scratch.fill(0x30, 2, 2 + 2 * zeros);
+  for (let i = start, at = 2 + 2 * zeros; i < end; i++, at += 2) {
     const byte = bytes[i];
     scratch[at] = DIGITS.charCodeAt(byte >> 4);
     scratch[at + 1] = DIGITS.charCodeAt(byte & 0x0f);

@@ -20,6 +20,7 @@ import { readsBackFromBytes, transactionFromBytes } from './sealedTransaction';
 import type { Hex } from './hex';
 import type { IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from './types';
 import { bloomOfLogs, EMPTY_LOGS_BLOOM } from './bloom';
+import { flatHex } from './flatHex';
 
 const SUCCESS = 1;
 const CONTRACT = 2;
@@ -312,7 +313,7 @@ class Reader {
   }
 
   hex(length: number): Hex {
-    const value = '0x' + this.bytes.toString('hex', this.at, this.at + length);
+    const value = flatHex(this.bytes, this.at, this.at + length);
     this.at += length;
     return value;
   }
@@ -324,9 +325,9 @@ class Reader {
   stripped(wide: boolean): Hex {
     const zeros = this.u8();
     const rest = wide ? this.u32() : this.u8();
-    const digits = this.bytes.toString('hex', this.at, this.at + rest);
+    const value = flatHex(this.bytes, this.at, this.at + rest, zeros);
     this.at += rest;
-    return zeros === 0 ? '0x' + digits : '0x' + '00'.repeat(zeros) + digits;
+    return value;
   }
 
   ref(bytes: number): number {
@@ -366,8 +367,8 @@ function readLogs(r: Reader, words: Hex[], index: number, hash: Hex, firstLog: n
   for (let i = 0; i < logCount; i++) {
     const address = words[r.ref(refBytes)];
     const topicCount = r.u8();
-    const topics: Hex[] = [];
-    for (let t = 0; t < topicCount; t++) topics.push(words[r.ref(refBytes)]);
+    const topics: Hex[] = new Array(topicCount); // exactly as long: pushing into [] reserves 17 places
+    for (let t = 0; t < topicCount; t++) topics[t] = words[r.ref(refBytes)];
     into.push({ address, topics, data: r.stripped(true), logIndex: firstLog + i, transactionIndex: index, transactionHash: hash });
   }
 }

@@ -3,23 +3,36 @@
 // every digit, never rounded through a float. The common case costs one JSON.stringify.
 //
 // A result a method has already rendered (a block or its receipts, kept per block: see
-// blockResults.ts; the logs of eth_getLogs, written as they are gathered) carries its text: a
-// response holding it is written around that text instead of walking the object again. Such a
-// result is shared between the requests that read it, so it is read-only, like every result
-// handle() returns.
+// blockResults.ts) carries its text: a response holding it is written around that text instead
+// of walking the object again. Such a result is shared between the requests that read it, so it
+// is read-only, like every result handle() returns.
+//
+// A long result can carry its text as a DeferredAsciiText instead (eth_getLogs): its length is
+// counted first, and its characters are written straight into the reply's buffer when the reply
+// is sent (replyBuffers.ts), so megabytes of text are never held as strings that outlive the
+// request (on a fresh node they would be copied by every young-generation collection until the
+// reply went out); a transport that needs a string gets one (toString).
 //
 // jsonBody also gives the text's length in UTF-8 bytes, which a reply's Content-Length needs:
 // for a known text it was counted once (or is its length: eth_getLogs's text is ASCII), so a
 // reply of megabytes is not scanned again to count it (Buffer.byteLength walks a string that is
-// not flat character by character). A long known text stays in parts (eth_getLogs: one per
-// block), which the raw-socket path copies into a reused buffer (replyBuffers.ts): joining them
-// would copy megabytes into fresh memory first.
+// not flat character by character).
+/** ASCII text written on demand: `length` characters, the same ones by writeInto and toString. */
+export interface DeferredAsciiText {
+  readonly length: number;
+  /** Writes the text into `buffer` at `at` (room for `length` bytes); answers the bytes written. */
+  writeInto(buffer: Buffer, at: number): number;
+  toString(): string;
+}
+
+export type JsonPart = string | DeferredAsciiText;
+
 const MARK = '\u0000bigint:';
 const MARKED = /"\\u0000bigint:(-?\d+)"/g;
 
 /** A JSON text, in parts to be written one after the other, and its length in UTF-8 bytes (equal to its length when, and only when, it is ASCII). */
 export interface JsonBody {
-  parts: readonly string[];
+  parts: readonly JsonPart[];
   bytes: number;
 }
 
@@ -36,7 +49,7 @@ export function withKnownText<T extends object>(value: T): T {
  * Remembers `parts`, which written one after the other must be exactly `value`'s JSON text, and
  * ASCII, for the replies that carry `value`; returns `value`.
  */
-export function withAsciiJsonParts<T extends object>(value: T, parts: readonly string[]): T {
+export function withAsciiJsonParts<T extends object>(value: T, parts: readonly JsonPart[]): T {
   let bytes = 0;
   for (const part of parts) bytes += part.length;
   knownTexts.set(value, { parts, bytes });
@@ -64,7 +77,8 @@ function responseBody(value: unknown): JsonBody | undefined {
   const keys = Object.keys(response);
   if (keys.length !== 3 || keys[0] !== 'jsonrpc' || keys[1] !== 'id' || keys[2] !== 'result') return undefined;
   const head = `{"jsonrpc":${JSON.stringify(response.jsonrpc)},"id":${JSON.stringify(response.id)},"result":`;
-  const parts = known.parts.length === 1 ? [`${head}${known.parts[0]}}`] : [head, ...known.parts, '}'];
+  const only = known.parts.length === 1 ? known.parts[0] : undefined;
+  const parts = typeof only === 'string' ? [`${head}${only}}`] : [head, ...known.parts, '}'];
   return { parts, bytes: Buffer.byteLength(head) + known.bytes + 1 };
 }
 
@@ -76,7 +90,7 @@ export function jsonBody(value: unknown): JsonBody {
     const items = value.map((item) => responseBody(item));
     if (items.some((item) => item !== undefined)) {
       let bytes = value.length + 1; // the brackets and commas
-      const parts: string[] = ['['];
+      const parts: JsonPart[] = ['['];
       items.forEach((item, i) => {
         const body = item ?? plainBody(value[i]);
         if (i > 0) parts.push(',');
@@ -98,7 +112,7 @@ function plainBody(value: unknown): JsonBody {
 
 /** The body's text in one string. */
 export function joinedText(body: JsonBody): string {
-  return body.parts.length === 1 ? body.parts[0] : body.parts.join('');
+  return body.parts.length === 1 ? body.parts[0].toString() : body.parts.join(''); // join calls each DeferredAsciiText's toString
 }
 
 export function jsonText(value: unknown): string {

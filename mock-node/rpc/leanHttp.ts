@@ -105,17 +105,23 @@ export function renderReply(result: HandleResult, fixedHeaders: string, close: b
   const status = result.status === 200 && result.body === undefined ? 204 : result.status;
   const head = replyHead(status, result.headers, fixedHeaders, body.bytes, close, keepAliveSeconds);
   const headAscii = Buffer.byteLength(head) === head.length;
-  if (body.parts.length <= 1) {
-    const text = body.parts.length === 1 ? body.parts[0] : '';
+  const only = body.parts.length === 1 ? body.parts[0] : body.parts.length === 0 ? '' : undefined;
+  if (typeof only === 'string') {
     // A text is ASCII when its UTF-8 bytes are as many as its characters.
-    return { text: head + text, ascii: headAscii && body.bytes === text.length, body: undefined };
+    return { text: head + only, ascii: headAscii && body.bytes === only.length, body: undefined };
   }
   let chars = 0;
   for (const part of body.parts) chars += part.length;
   if (chars !== body.bytes || body.bytes < REUSED_BUFFER_MIN_BYTES) return { text: head + joinedText(body), ascii: headAscii && chars === body.bytes, body: undefined };
   const bytes = takeReplyBuffer(body.bytes);
   let at = 0;
-  for (const part of body.parts) at += bytes.write(part, at, 'latin1');
+  for (const part of body.parts) at += typeof part === 'string' ? bytes.write(part, at, 'latin1') : part.writeInto(bytes, at);
+  if (at !== body.bytes) {
+    // A deferred text that wrote other than it counted: an internal error, never a reply whose
+    // length disagrees with its Content-Length.
+    recycleReplyBuffer(bytes);
+    return renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error: reply text miscounted' } } }, fixedHeaders, close, keepAliveSeconds);
+  }
   return { text: head, ascii: headAscii, body: bytes };
 }
 

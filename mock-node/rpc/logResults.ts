@@ -1,65 +1,49 @@
-// A block's logs as eth_getLogs answers them: each log's object, and the JSON text of all of them
-// written once (LogTextWriter: the block's number, hash and timestamp made once per block, each
-// log's fields written straight into the text). A query picks the logs its filter matches and
-// joins their texts, so its reply is not made by walking thousands of objects again.
+// A block's logs as eth_getLogs answers them: each log's object (logJson), made once from the
+// block's logs. A query picks the objects its filter matches; its reply's text is written from
+// them straight into the reply's buffer when the reply is sent (LogListText, below), so no text
+// is held between queries, nor past the reply.
 //
-// Kept for the sealed blocks read last, bounded by the characters of text held, so a client
-// polling a range reads no block twice. Found by the block record itself, as blockResults.ts: a
-// sealed block's record never changes, and a block a reorg replaced or --history-blocks pruned is
-// no longer the record the chain gives for its number, so its entry is never read again and ages
-// out. The entries do not keep their blocks (a pruned block's record and state go when the chain
-// lets them go): they are found through a WeakMap, and the order of use holds a WeakRef. The
-// pending block, a new record at every flashblock, is rendered at each read and not kept.
+// The objects are kept for the sealed blocks read last, bounded by the number of logs held, so a
+// client polling a range makes no block's objects twice. Found by the block record itself, as
+// blockResults.ts: a sealed block's record never changes, and a block a reorg replaced or
+// --history-blocks pruned is no longer the record the chain gives for its number, so its entry is
+// never read again and ages out. The entries do not keep their blocks (a pruned block's record
+// and state go when the chain lets them go): they are found through a WeakMap, and the order of
+// use holds a WeakRef. The pending block, a new record at every flashblock, is rendered at each
+// read and not kept.
 import type { BlockRecord, LogRecord } from '../chain/types';
 import type { PendingIdentity } from '../options';
-import { blockRef, logJson, LogTextWriter, type LogJson } from './shapes';
+import type { DeferredAsciiText } from './jsonText';
+import { blockRef, logJson, logText, logTextLength, type LogJson } from './shapes';
 
 export interface BlockLogs {
   readonly identity: PendingIdentity;
   /** Every log of the block, in order. */
   readonly logs: readonly LogJson[];
-  /** The logs' texts joined with commas. */
-  readonly text: string;
-  /** Where log i's text starts in `text`; the entry past the last is text.length + 1. */
-  readonly starts: Uint32Array;
 }
 
-/**
- * The bound of the kept entries, in characters of text (about as many bytes: the text is ASCII),
- * with each entry and each log object counted as the characters of memory they take.
- */
-const MAX_HELD_CHARS = 8 * 1024 * 1024;
-const ENTRY_CHARS = 256;
-const LOG_CHARS = 128;
+/** The bound of the kept entries, in logs (a log object with its topics and data: about 300 bytes). */
+const MAX_HELD_LOGS = 32 * 1024;
+/** What an entry costs beyond its logs, counted as this many logs. */
+const ENTRY_LOGS = 2;
 
 /** The entry of each kept block. */
 const kept = new WeakMap<BlockRecord, BlockLogs>();
 /** The kept entries, least recently read first, with their blocks (weakly). */
 const order = new Map<BlockLogs, WeakRef<BlockRecord>>();
-let heldChars = 0;
+let heldLogs = 0;
 
-/** Renders every log of `block` (its logs read once). */
+/** Makes the log objects of `block` (its logs read once). */
 export function renderBlockLogs(block: BlockRecord, identity: PendingIdentity, records: readonly LogRecord[] = block.logs): BlockLogs {
   const logs: LogJson[] = new Array(records.length);
-  const starts = new Uint32Array(records.length + 1);
-  if (records.length === 0) return { identity, logs, text: '', starts };
-  const ref = blockRef(block, identity);
-  const writer = new LogTextWriter(ref);
-  const texts: string[] = new Array(records.length);
-  let at = 0;
-  for (let i = 0; i < records.length; i++) {
-    const log = records[i];
-    logs[i] = logJson(log, ref);
-    const text = writer.text(log);
-    texts[i] = text;
-    starts[i] = at;
-    at += text.length + 1;
+  if (records.length > 0) {
+    const ref = blockRef(block, identity);
+    for (let i = 0; i < records.length; i++) logs[i] = logJson(records[i], ref);
   }
-  starts[records.length] = at;
-  return { identity, logs, text: texts.join(','), starts };
+  return { identity, logs };
 }
 
-/** The rendered logs of `block`, from the kept ones when it was read lately. */
+/** The log objects of `block`, from the kept ones when it was read lately. */
 export function blockLogs(block: BlockRecord, identity: PendingIdentity, records?: readonly LogRecord[]): BlockLogs {
   const found = keptEntry(block, identity);
   if (found !== undefined) return found;
@@ -67,8 +51,8 @@ export function blockLogs(block: BlockRecord, identity: PendingIdentity, records
 }
 
 /**
- * The rendered logs of `block` when `wanted` accepts one of them; undefined when it accepts none,
- * and then nothing is rendered (a block its bloom could not rule out costs only reading its logs).
+ * The log objects of `block` when `wanted` accepts one of them; undefined when it accepts none,
+ * and then nothing is made (a block its bloom could not rule out costs only reading its logs).
  */
 export function blockLogsMatching(block: BlockRecord, identity: PendingIdentity, wanted: (log: LogRecord) => boolean): BlockLogs | undefined {
   const found = keptEntry(block, identity);
@@ -88,34 +72,109 @@ function keptEntry(block: BlockRecord, identity: PendingIdentity): BlockLogs | u
   return found;
 }
 
-/** Keeps a sealed block's rendered logs within the bound (the least recently read go first). */
+/** Keeps a sealed block's log objects within the bound (the least recently read go first). */
 function keep(block: BlockRecord, made: BlockLogs): BlockLogs {
   const found = kept.get(block);
   if (found !== undefined) forget(found);
-  if (block.sealed && made.logs.length > 0 && made.text.length <= MAX_HELD_CHARS / 4) {
+  if (block.sealed && made.logs.length > 0 && made.logs.length <= MAX_HELD_LOGS / 4) {
     kept.set(block, made);
     order.set(made, new WeakRef(block));
-    heldChars += held(made);
+    heldLogs += held(made);
     for (const entry of order.keys()) {
-      if (heldChars <= MAX_HELD_CHARS) break;
+      if (heldLogs <= MAX_HELD_LOGS) break;
       forget(entry);
     }
   }
   return made;
 }
 
-/** What an entry counts against the bound: its text, and its objects as about as many characters. */
 function held(entry: BlockLogs): number {
-  return entry.text.length + ENTRY_CHARS + LOG_CHARS * entry.logs.length;
+  return entry.logs.length + ENTRY_LOGS;
 }
 
 function forget(entry: BlockLogs): void {
   const block = order.get(entry)?.deref();
   if (block !== undefined && kept.get(block) === entry) kept.delete(block);
-  if (order.delete(entry)) heldChars -= held(entry);
+  if (order.delete(entry)) heldLogs -= held(entry);
 }
 
-/** Blocks kept and the characters they count (tests read these). */
-export function keptBlockLogs(): { blocks: number; chars: number } {
-  return { blocks: order.size, chars: heldChars };
+/** Blocks kept and the logs they count (tests read these). */
+export function keptBlockLogs(): { blocks: number; logs: number } {
+  return { blocks: order.size, logs: heldLogs };
+}
+
+/**
+ * The JSON text of a list of logs, `[log,log,…]`, counted when made and written when the reply
+ * is sent, character by character into the reply's buffer: no log's text is made as a string
+ * there (each would be a tree of parts for the buffer write to flatten first, and garbage).
+ * toString gives the same text as logText does, for the transports that need a string.
+ */
+export class LogListText implements DeferredAsciiText {
+  readonly length: number;
+
+  constructor(private readonly logs: readonly LogJson[]) {
+    let length = 2 + Math.max(0, logs.length - 1); // brackets and commas
+    for (let i = 0; i < logs.length; i++) length += logTextLength(logs[i]);
+    this.length = length;
+  }
+
+  writeInto(buffer: Buffer, at: number): number {
+    const start = at;
+    buffer[at++] = 0x5b; // [
+    for (let i = 0; i < this.logs.length; i++) {
+      if (i > 0) buffer[at++] = 0x2c; // ,
+      at = writeLog(buffer, at, this.logs[i]);
+    }
+    buffer[at++] = 0x5d; // ]
+    return at - start;
+  }
+
+  toString(): string {
+    const texts: string[] = new Array(this.logs.length);
+    for (let i = 0; i < this.logs.length; i++) texts[i] = logText(this.logs[i]);
+    return `[${texts.join(',')}]`;
+  }
+}
+
+/** logText(log), written into `buffer` at `at`; answers where it ends. */
+function writeLog(buffer: Buffer, at: number, log: LogJson): number {
+  at = ascii(buffer, at, '{"address":"');
+  at = ascii(buffer, at, log.address);
+  at = ascii(buffer, at, '","topics":[');
+  const topics = log.topics;
+  for (let t = 0; t < topics.length; t++) {
+    if (t > 0) buffer[at++] = 0x2c; // ,
+    buffer[at++] = 0x22; // "
+    at = ascii(buffer, at, topics[t]);
+    buffer[at++] = 0x22;
+  }
+  at = ascii(buffer, at, '],"data":"');
+  at = ascii(buffer, at, log.data);
+  at = ascii(buffer, at, '","blockNumber":');
+  at = quotedOrNull(buffer, at, log.blockNumber);
+  at = ascii(buffer, at, ',"blockHash":');
+  at = quotedOrNull(buffer, at, log.blockHash);
+  at = ascii(buffer, at, ',"blockTimestamp":"');
+  at = ascii(buffer, at, log.blockTimestamp);
+  at = ascii(buffer, at, '","transactionHash":"');
+  at = ascii(buffer, at, log.transactionHash);
+  at = ascii(buffer, at, '","transactionIndex":"');
+  at = ascii(buffer, at, log.transactionIndex);
+  at = ascii(buffer, at, '","logIndex":"');
+  at = ascii(buffer, at, log.logIndex);
+  return ascii(buffer, at, log.removed ? '","removed":true}' : '","removed":false}');
+}
+
+function quotedOrNull(buffer: Buffer, at: number, value: string | null): number {
+  if (value === null) return ascii(buffer, at, 'null');
+  buffer[at++] = 0x22; // "
+  at = ascii(buffer, at, value);
+  buffer[at++] = 0x22;
+  return at;
+}
+
+/** The characters of `text` (ASCII) as bytes at `at`; answers where they end. */
+function ascii(buffer: Buffer, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) buffer[at + i] = text.charCodeAt(i);
+  return at + text.length;
 }

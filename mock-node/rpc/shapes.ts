@@ -154,24 +154,47 @@ function countQuantity(n: number): Hex {
 }
 
 /**
- * A block's logs as JSON text, each exactly JSON.stringify(logJson(log, ref, removed)) but written
- * field by field: the block's part (number, hash, timestamp) is made once per block, not per log.
- * A log's fields are 0x-hex (the chain makes them so, and a state file is checked for it), so no
- * character needs escaping.
+ * A log's JSON text, exactly JSON.stringify(log), written field by field. A log's fields are 0x-hex
+ * (the chain makes them so, and a state file is checked for it), so no character needs escaping
+ * and the text is ASCII.
  */
-export class LogTextWriter {
-  /** From blockNumber to the opening quote of transactionHash. */
-  private readonly blockPart: string;
+export function logText(log: LogJson): string {
+  const topics = log.topics.length === 0 ? '[]' : `["${log.topics.join('","')}"]`;
+  return `{"address":"${log.address}","topics":${topics},"data":"${log.data}","blockNumber":${quotedOrNull(log.blockNumber)},"blockHash":${quotedOrNull(log.blockHash)},"blockTimestamp":"${log.blockTimestamp}","transactionHash":"${log.transactionHash}","transactionIndex":"${log.transactionIndex}","logIndex":"${log.logIndex}","removed":${log.removed}}`;
+}
 
-  constructor(ref: BlockRef) {
-    const text = (value: Hex | null) => (value === null ? 'null' : `"${value}"`);
-    this.blockPart = `,"blockNumber":${text(ref.number)},"blockHash":${text(ref.hash)},"blockTimestamp":"${ref.timestamp}","transactionHash":"`;
-  }
+function quotedOrNull(value: Hex | null): string {
+  return value === null ? 'null' : `"${value}"`;
+}
 
-  text(log: LogRecord, removed = false): string {
-    const topics = log.topics.length === 0 ? '[]' : `["${log.topics.join('","')}"]`;
-    return `{"address":"${log.address}","topics":${topics},"data":"${log.data}"${this.blockPart}${log.transactionHash}","transactionIndex":"${countQuantity(log.transactionIndex)}","logIndex":"${countQuantity(log.logIndex)}","removed":${removed}}`;
-  }
+/** logText's characters that are not a field's value: its names, quotes, colons, commas and braces. */
+const LOG_TEXT_FRAME =
+  logText({ address: '0x', topics: [], data: '0x', blockNumber: null, blockHash: null, blockTimestamp: '0x', transactionHash: '0x', transactionIndex: '0x', logIndex: '0x', removed: false }).length -
+  6 * 2 - // the six '0x' values
+  '[]'.length -
+  2 * 'null'.length -
+  'false'.length;
+
+/** logText(log).length, counted without writing the text. */
+export function logTextLength(log: LogJson): number {
+  const topics = log.topics;
+  let topicChars = 2 + (topics.length > 0 ? topics.length * 3 - 1 : 0); // brackets, quotes, commas
+  for (let i = 0; i < topics.length; i++) topicChars += topics[i].length;
+  const n = log.blockNumber === null ? 4 : log.blockNumber.length + 2;
+  const h = log.blockHash === null ? 4 : log.blockHash.length + 2;
+  return (
+    LOG_TEXT_FRAME +
+    log.address.length +
+    topicChars +
+    log.data.length +
+    n +
+    h +
+    log.blockTimestamp.length +
+    log.transactionHash.length +
+    log.transactionIndex.length +
+    log.logIndex.length +
+    (log.removed ? 4 : 5)
+  );
 }
 
 function minBig(a: bigint, b: bigint): bigint {

@@ -11,7 +11,7 @@ import { ErrorCode, RpcError, invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseBlockSelector, parseHash, type BlockSelector } from '../params';
 import { FILTER_FIELDS, MAX_TOPIC_POSITIONS } from '../../catalog/index';
 import { type Json, type LogJson } from '../shapes';
-import { blockLogsMatching } from '../logResults';
+import { blockLogsMatching, LogListText } from '../logResults';
 import { withAsciiJsonParts } from '../jsonText';
 import type { MethodTable, NodeServices, ProfileName } from './types';
 import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
@@ -102,13 +102,12 @@ function bloomProbe(filter: LogFilter): BloomProbe {
 }
 
 /**
- * The logs a query answers, gathered block by block from the blocks' rendered logs
- * (logResults.ts): the matching objects, and their texts joined into the result's JSON text, so
- * the reply is written around that text rather than by walking the objects again.
+ * The logs a query answers, gathered block by block from the blocks' log objects
+ * (logResults.ts); the result carries its JSON text as a LogListText, written from those objects
+ * into the reply when it is sent.
  */
 class LogsResult {
   readonly logs: LogJson[] = [];
-  private readonly texts: string[] = [];
   private probe: BloomProbe | undefined; // made at the first block with logs: a query that reads none hashes nothing
   private readonly wanted = (log: LogRecord): boolean => logMatches(log, this.filter);
 
@@ -127,37 +126,24 @@ class LogsResult {
     if (!(this.probe ??= bloomProbe(this.filter)).mayMatch(block.header.logsBloom)) return true;
     const rendered = blockLogsMatching(block, this.identity, this.wanted);
     if (rendered === undefined) return true;
-    const { logs, text, starts } = rendered;
+    const logs = rendered.logs;
     let matched = 0;
     for (let i = 0; i < logs.length; i++) {
       if (!logMatches(logs[i], this.filter)) continue;
       if (matched === room) return false;
       matched++;
     }
-    if (matched === 0) return true;
     if (matched === logs.length) {
-      // Every log: the block's text as it is.
-      for (const log of logs) this.logs.push(log);
-      this.texts.push(text);
+      for (let i = 0; i < logs.length; i++) this.logs.push(logs[i]);
     } else {
-      for (let i = 0; i < logs.length; i++) {
-        if (!logMatches(logs[i], this.filter)) continue;
-        this.logs.push(logs[i]);
-        this.texts.push(text.slice(starts[i], starts[i + 1] - 1));
-      }
+      for (let i = 0; i < logs.length; i++) if (logMatches(logs[i], this.filter)) this.logs.push(logs[i]);
     }
     return true;
   }
 
-  /** The result, carrying its JSON text in parts (the blocks' texts, not copied into one string). */
+  /** The result, carrying its JSON text (written when the reply is sent). */
   result(): Json[] {
-    const parts: string[] = ['['];
-    for (let i = 0; i < this.texts.length; i++) {
-      if (i > 0) parts.push(',');
-      parts.push(this.texts[i]);
-    }
-    parts.push(']');
-    return withAsciiJsonParts(this.logs, parts);
+    return withAsciiJsonParts(this.logs, [new LogListText(this.logs)]);
   }
 }
 

@@ -1,8 +1,8 @@
 // eth_getLogs over 2,000 blocks of 4 token transfers each (8,000 Transfer logs), built the same
 // way on both nodes in manual mode (send 4, evm_mine), then queried over HTTP: a filter that
 // matches nothing, and one that returns all 8,000 logs. Median of 10, with server CPU per query;
-// the 8,000 logs also as the first such query alone (the mock node keeps the text of the blocks
-// it rendered last, so the median of 10 reads mostly from that; the first reads nothing kept).
+// the 8,000 logs also as the first such query alone (the mock node keeps the log objects of the
+// blocks it read last, so the median of 10 reads mostly from those; the first reads nothing kept).
 import { deployBenchToken } from '../benchToken';
 import { startAnvilNode, startMockCli, withCpu, type BenchNode } from '../processes';
 import { call, median, post, rpcBody } from '../rpcClient';

@@ -1,9 +1,11 @@
-// eth_getLogs writes its reply from text rendered per block (shapes.ts LogTextWriter,
-// rpc/logResults.ts), not by JSON.stringify of the log objects. That text must be exactly what
-// JSON.stringify gives for the general log shape (logJson), for every log shape: no topics, four
-// topics, empty and long data, leading zero bytes, positions past the small-number table, every
-// pending identity, removed logs; and the cache of rendered blocks must never answer for a block
-// a reorg replaced.
+// eth_getLogs writes its reply's text from the log objects straight into the reply's buffer
+// (shapes.ts logText, rpc/logResults.ts LogListText), not by JSON.stringify of the objects, and
+// counts its length before writing it. That text must be exactly what JSON.stringify gives for
+// the general log shape (logJson), and the count exactly its length, for every log shape: no
+// topics, four topics, empty and long data, leading zero bytes, positions past the small-number
+// table, every pending identity, removed logs; the cache of blocks' log objects must never answer
+// for a block a reorg replaced; and a text that writes other than it counted must give an error
+// reply, never a body that disagrees with its Content-Length.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { bloomOfLogs } from '../../../mock-node/chain/bloom';
@@ -11,8 +13,10 @@ import type { BlockHeader } from '../../../mock-node/chain/header';
 import { SealedBlock } from '../../../mock-node/chain/sealedBlock';
 import type { IncludedTransaction, LogRecord } from '../../../mock-node/chain/types';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { blockLogs, keptBlockLogs, renderBlockLogs } from '../../../mock-node/rpc/logResults';
-import { blockRef, logJson, LogTextWriter } from '../../../mock-node/rpc/shapes';
+import { blockLogs, keptBlockLogs, LogListText, renderBlockLogs } from '../../../mock-node/rpc/logResults';
+import { blockRef, logJson, logText, logTextLength } from '../../../mock-node/rpc/shapes';
+import { withAsciiJsonParts } from '../../../mock-node/rpc/jsonText';
+import { renderReply } from '../../../mock-node/rpc/leanHttp';
 import type { StateLayer } from '../../../mock-node/state/worldState';
 import { rpc, startTestNode } from '../../helpers/rpc';
 import { freeReplyBuffers, REUSED_BUFFER_MIN_BYTES } from '../../../mock-node/rpc/replyBuffers';
@@ -34,7 +38,7 @@ function variedLogs(transactionHash: string, transactionIndex: number, firstLog:
 }
 
 describe('eth_getLogs text rendering', () => {
-  it('writes each log exactly as JSON.stringify writes the general log shape, for every shape, position, identity and removed', () => {
+  it('writes each log exactly as JSON.stringify writes the general log shape, and counts its length, for every shape, position, identity and removed', () => {
     const header = { number: 123456789n, timestamp: 1_700_000_000n } as unknown as BlockHeader;
     const blocks = [
       { sealed: true, header, hash: hex(32) },
@@ -43,17 +47,21 @@ describe('eth_getLogs text rendering', () => {
     for (const block of blocks) {
       for (const identity of ['partial', 'zero', 'null'] as const) {
         const ref = blockRef(block as never, identity);
-        const writer = new LogTextWriter(ref);
         for (const [index, firstLog] of [[0, 0], [3, 1020], [1500, 70_000]]) {
           for (const log of variedLogs(hex(32), index, firstLog)) {
-            for (const removed of [false, true]) assert.equal(writer.text(log, removed), JSON.stringify(logJson(log, ref, removed)));
+            for (const removed of [false, true]) {
+              const object = logJson(log, ref, removed);
+              const expected = JSON.stringify(object);
+              assert.equal(logText(object), expected);
+              assert.equal(logTextLength(object), expected.length);
+            }
           }
         }
       }
     }
   });
 
-  it('renders a packed block: the objects are logJson of its logs, the text their JSON joined, each log findable by its start', () => {
+  it('renders a packed block: the objects are logJson of its logs, and a list of them writes and counts its JSON text', () => {
     const transactions: IncludedTransaction[] = [];
     const logs: LogRecord[] = [];
     for (let index = 0; index < 3; index++) {
@@ -69,8 +77,15 @@ describe('eth_getLogs text rendering', () => {
     const ref = blockRef(block, 'partial');
     const rendered = renderBlockLogs(block, 'partial');
     assert.deepEqual(rendered.logs, block.logs.map((log) => logJson(log, ref)));
-    assert.equal(`[${rendered.text}]`, JSON.stringify(rendered.logs));
-    rendered.logs.forEach((log, i) => assert.equal(rendered.text.slice(rendered.starts[i], rendered.starts[i + 1] - 1), JSON.stringify(log)));
+    for (const list of [rendered.logs, rendered.logs.slice(0, 1), rendered.logs.slice(2, 5), []]) {
+      const text = new LogListText(list);
+      const expected = JSON.stringify(list);
+      assert.equal(text.toString(), expected);
+      assert.equal(text.length, expected.length);
+      const buffer = Buffer.alloc(expected.length + 8, 0x7e);
+      assert.equal(text.writeInto(buffer, 3), expected.length);
+      assert.equal(buffer.toString('latin1'), '~~~' + expected + '~~~~~');
+    }
     // Kept and given back for the same block and identity; another identity renders anew.
     const kept = blockLogs(block, 'partial');
     assert.equal(blockLogs(block, 'partial'), kept);
@@ -79,6 +94,22 @@ describe('eth_getLogs text rendering', () => {
     // A pending block (a new record at every flashblock) is rendered at each read, never kept.
     const pending = Object.assign(Object.create(block), { sealed: false });
     assert.notEqual(blockLogs(pending, 'partial'), blockLogs(pending, 'partial'));
+  });
+
+  it('answers an internal error, not a body that disagrees with its Content-Length, when a long text writes other than it counted', () => {
+    const counted = REUSED_BUFFER_MIN_BYTES + 10;
+    const miscounted = { length: counted, writeInto: (buffer: Buffer, at: number) => buffer.write('[1]', at, 'latin1'), toString: () => '[1]' };
+    const reply = renderReply({ status: 200, body: { jsonrpc: '2.0', id: 7, result: withAsciiJsonParts([1], [miscounted]) } }, '', false, 5);
+    assert.equal(reply.body, undefined);
+    assert.match(reply.text, /^HTTP\/1\.1 500 /);
+    const [head, body] = reply.text.split('\r\n\r\n');
+    assert.equal(Number(/content-length: (\d+)/i.exec(head)![1]), body.length);
+    assert.equal(JSON.parse(body).error.code, -32603);
+    // The same text counted right is written whole from the reused buffer.
+    const padded = withAsciiJsonParts([1], ['[1', { length: counted - 2, writeInto: (buffer: Buffer, at: number) => buffer.write(' '.repeat(counted - 3) + ']', at, 'latin1'), toString: () => '' }]);
+    const whole = renderReply({ status: 200, body: { jsonrpc: '2.0', id: 7, result: padded } }, '', false, 5);
+    assert.ok(whole.body !== undefined);
+    assert.deepEqual(JSON.parse(whole.body.toString('latin1')).result, [1]);
   });
 
   describe('over HTTP', () => {
@@ -114,7 +145,7 @@ describe('eth_getLogs text rendering', () => {
       ['6001', '6001', '601f', 'a1'].join('') + // LOG1(31, 1, 1)
       '00';
 
-    it('answers exactly the receipts\' logs, whole blocks and parts of them, and again from the kept text', async () => {
+    it('answers exactly the receipts\' logs, whole blocks and parts of them, and again from the kept log objects', async () => {
       const [a, b] = node.accounts;
       for (let round = 0; round < 3; round++) {
         await rpc(node.url, 'eth_sendTransaction', [{ from: a.address, data: EMITTER }]);
@@ -187,7 +218,7 @@ describe('eth_getLogs text rendering', () => {
       assert.equal(answers[2].result, '0x7a69');
     });
 
-    it('after a reorg answers the new blocks\' logs, never the kept text of the replaced ones', async () => {
+    it('after a reorg answers the new blocks\' logs, never the kept log objects of the replaced ones', async () => {
       const [a] = node.accounts;
       await rpc(node.url, 'eth_sendTransaction', [{ from: a.address, data: EMITTER }]);
       await rpc(node.url, 'evm_mine');

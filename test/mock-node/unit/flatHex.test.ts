@@ -14,4 +14,13 @@ describe('flatHex: 0x-hex of bytes as one string', () => {
     assert.equal(flatHex(view), '0x' + Buffer.from(view).toString('hex'));
     assert.equal(flatHex(Uint8Array.of(0x00, 0x0f, 0xf0, 0xff)), '0x000ff0ff');
   });
+
+  it('puts leading zero bytes before the bytes, short and long, and leaves no zeros of a longer value behind', () => {
+    for (const [zeros, length] of [[0, 0], [1, 0], [12, 20], [31, 1], [32, 0], [100, 28], [100, 29], [0, 129], [255, 300]]) {
+      const bytes = randomBytes(length + 4);
+      assert.equal(flatHex(bytes, 2, 2 + length, zeros), '0x' + '00'.repeat(zeros) + bytes.toString('hex', 2, 2 + length), `${zeros} zeros, ${length} bytes`);
+      // The next value written without zeros: the scratch space holds nothing of this one.
+      assert.equal(flatHex(Uint8Array.of(0xab)), '0xab');
+    }
+  });
 });
