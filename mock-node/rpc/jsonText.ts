@@ -8,24 +8,68 @@
 // is read-only, like every result handle() returns.
 //
 // A long result can carry its text as a DeferredAsciiText instead (eth_getLogs): its length is
-// counted first, and its characters are written straight into the reply's buffer when the reply
-// is sent (replyBuffers.ts), so megabytes of text are never held as strings that outlive the
-// request (on a fresh node they would be copied by every young-generation collection until the
-// reply went out); a transport that needs a string gets one (toString).
+// counted first, and its characters are written when the reply is sent, piece by piece into
+// reused buffers as the socket takes them (replyStream.ts), so megabytes of text are never held
+// as strings that outlive the request (on a fresh node they would be copied by every
+// young-generation collection until the reply went out) nor as one fresh buffer (whose pages
+// the kernel must first map, one by one); a transport that needs a string gets one (toString).
 //
 // jsonBody also gives the text's length in UTF-8 bytes, which a reply's Content-Length needs:
 // for a known text it was counted once (or is its length: eth_getLogs's text is ASCII), so a
 // reply of megabytes is not scanned again to count it (Buffer.byteLength walks a string that is
 // not flat character by character).
-/** ASCII text written on demand: `length` characters, the same ones by writeInto and toString. */
+/** Writes a text in order, as much as each buffer has room for. */
+export interface AsciiCursor {
+  /** Writes the next characters into `buffer` from `at` on, as many as fit; answers where they end. */
+  write(buffer: Buffer, at: number): number;
+  /** True once every character is written. */
+  readonly done: boolean;
+}
+
+/** ASCII text written on demand: `length` characters, the same ones by its cursors and toString. */
 export interface DeferredAsciiText {
   readonly length: number;
-  /** Writes the text into `buffer` at `at` (room for `length` bytes); answers the bytes written. */
-  writeInto(buffer: Buffer, at: number): number;
+  cursor(): AsciiCursor;
   toString(): string;
 }
 
 export type JsonPart = string | DeferredAsciiText;
+
+/** A cursor over parts written one after the other (each string part ASCII). */
+export class PartsCursor implements AsciiCursor {
+  private index = 0;
+  /** Characters of the current string part already written. */
+  private offset = 0;
+  private current: AsciiCursor | undefined;
+
+  constructor(private readonly parts: readonly JsonPart[]) {}
+
+  get done(): boolean {
+    return this.index === this.parts.length;
+  }
+
+  write(buffer: Buffer, at: number): number {
+    while (this.index < this.parts.length && at < buffer.length) {
+      const part = this.parts[this.index];
+      if (typeof part === 'string') {
+        const count = Math.min(part.length - this.offset, buffer.length - at);
+        at += buffer.write(this.offset === 0 && count === part.length ? part : part.slice(this.offset, this.offset + count), at, count, 'latin1');
+        this.offset += count;
+        if (this.offset < part.length) return at;
+      } else {
+        this.current ??= part.cursor();
+        at = this.current.write(buffer, at);
+        if (!this.current.done) return at;
+        this.current = undefined;
+      }
+      this.index++;
+      this.offset = 0;
+    }
+    // Parts with nothing to write (empty strings, empty texts) end here too.
+    while (this.index < this.parts.length && this.parts[this.index].length === 0) this.index++;
+    return at;
+  }
+}
 
 const MARK = '\u0000bigint:';
 const MARKED = /"\\u0000bigint:(-?\d+)"/g;

@@ -14,8 +14,9 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandleResult } from './handler';
-import { joinedText, jsonBody, type JsonBody } from './jsonText';
+import { joinedText, jsonBody, PartsCursor, type AsciiCursor, type JsonBody } from './jsonText';
 import { recycleReplyBuffer, REUSED_BUFFER_MIN_BYTES, takeReplyBuffer } from './replyBuffers';
+import { ReplyStream } from './replyStream';
 import type { ProfileName } from './methods/types';
 
 /** The reason phrase of a status, from node:http on first use (the single executable's startup snapshot cannot hold node:http). */
@@ -62,6 +63,8 @@ interface Slot {
   ascii: boolean;
   /** A long body, written after the text from a reused buffer. */
   body: Buffer | undefined;
+  /** A long body written after the text as the socket takes it (replyStream.ts), with its length. */
+  stream: { cursor: AsciiCursor; bytes: number } | undefined;
   /** An injected timeout: close the connection at this point without an answer. */
   hangup: boolean;
 }
@@ -91,12 +94,16 @@ function replyHead(status: number, headers: Record<string, string> | undefined, 
 
 const NO_BODY: JsonBody = { parts: [], bytes: 0 };
 
-/** One reply's bytes: its text, and after it a long body copied into a reused buffer (replyBuffers.ts), if any. */
+/**
+ * One reply's bytes: its text, and after it a long body, if any: copied into a reused buffer
+ * (replyBuffers.ts), or, when part of it is a deferred text, written as the socket takes it.
+ */
 export interface RenderedReply {
   text: string;
   /** The text is ASCII (written as Latin-1: a copy, where UTF-8 encodes character by character). */
   ascii: boolean;
   body: Buffer | undefined;
+  stream: { cursor: AsciiCursor; bytes: number } | undefined;
 }
 
 /** The bytes of one reply (the body is JSON, written as UTF-8). */
@@ -108,21 +115,32 @@ export function renderReply(result: HandleResult, fixedHeaders: string, close: b
   const only = body.parts.length === 1 ? body.parts[0] : body.parts.length === 0 ? '' : undefined;
   if (typeof only === 'string') {
     // A text is ASCII when its UTF-8 bytes are as many as its characters.
-    return { text: head + only, ascii: headAscii && body.bytes === only.length, body: undefined };
+    return { text: head + only, ascii: headAscii && body.bytes === only.length, body: undefined, stream: undefined };
   }
   let chars = 0;
-  for (const part of body.parts) chars += part.length;
-  if (chars !== body.bytes || body.bytes < REUSED_BUFFER_MIN_BYTES) return { text: head + joinedText(body), ascii: headAscii && chars === body.bytes, body: undefined };
-  const bytes = takeReplyBuffer(body.bytes);
-  let at = 0;
-  for (const part of body.parts) at += typeof part === 'string' ? bytes.write(part, at, 'latin1') : part.writeInto(bytes, at);
-  if (at !== body.bytes) {
+  let deferred = false;
+  for (const part of body.parts) {
+    chars += part.length;
+    if (typeof part !== 'string') deferred = true;
+  }
+  if (deferred && chars === body.bytes && body.bytes >= REUSED_BUFFER_MIN_BYTES) {
+    return { text: head, ascii: headAscii, body: undefined, stream: { cursor: new PartsCursor(body.parts), bytes: body.bytes } };
+  }
+  if (chars !== body.bytes || body.bytes < REUSED_BUFFER_MIN_BYTES) {
+    const text = joinedText(body);
     // A deferred text that wrote other than it counted: an internal error, never a reply whose
     // length disagrees with its Content-Length.
-    recycleReplyBuffer(bytes);
-    return renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error: reply text miscounted' } } }, fixedHeaders, close, keepAliveSeconds);
+    if (deferred && text.length !== body.bytes) return miscounted(fixedHeaders, close, keepAliveSeconds);
+    return { text: head + text, ascii: headAscii && chars === body.bytes, body: undefined, stream: undefined };
   }
-  return { text: head, ascii: headAscii, body: bytes };
+  const bytes = takeReplyBuffer(body.bytes);
+  let at = 0;
+  for (const part of body.parts) at += bytes.write(part as string, at, 'latin1');
+  return { text: head, ascii: headAscii, body: bytes, stream: undefined };
+}
+
+function miscounted(fixedHeaders: string, close: boolean, keepAliveSeconds: number): RenderedReply {
+  return renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error: reply text miscounted' } } }, fixedHeaders, close, keepAliveSeconds);
 }
 
 /** The parsed head of a request this path serves, or null to hand the connection to Node. */
@@ -231,8 +249,13 @@ class LeanConnection {
   /** Set by a request with `Connection: close`: nothing after it is read. */
   private closing = false;
   private finished = false;
+  /** The long body being written as the socket takes it; the replies after it wait for it. */
+  private streaming: ReplyStream | undefined;
   private readonly onData = (chunk: Buffer) => this.read(chunk);
-  private readonly onDrain = () => this.resumeIfRoom();
+  private readonly onDrain = () => {
+    this.streaming?.pump();
+    this.resumeIfRoom();
+  };
   /** Since when a request has been only partly received with nothing else to do (0: none is). */
   private stalledSince = 0;
   private readonly onTimeout = () => {
@@ -248,7 +271,7 @@ class LeanConnection {
     if (this.finished || this.handingOver) return;
     this.closing = true;
     this.pending = undefined;
-    if (this.slots.length === 0) {
+    if (this.slots.length === 0 && this.streaming === undefined) {
       this.finish();
       this.socket.end();
     }
@@ -276,7 +299,7 @@ class LeanConnection {
   }
 
   idle(): boolean {
-    return this.slots.length === 0 && this.pending === undefined;
+    return this.slots.length === 0 && this.pending === undefined && this.streaming === undefined;
   }
 
   destroy(): void {
@@ -289,6 +312,8 @@ class LeanConnection {
     this.finished = true;
     this.slots.length = 0;
     this.pending = undefined;
+    this.streaming?.abandon();
+    this.streaming = undefined;
     this.forget();
   }
 
@@ -322,18 +347,18 @@ class LeanConnection {
   }
 
   private serve(profile: ProfileName, text: string, close: boolean): void {
-    const slot: Slot = { text: undefined, ascii: false, body: undefined, hangup: false };
+    const slot: Slot = { text: undefined, ascii: false, body: undefined, stream: undefined, hangup: false };
     this.slots.push(slot);
     const keepAlive = Math.floor(this.server.keepAliveTimeout / 1000);
     this.route.answer(profile, text).then(
       (result) => {
         if (result.hangup) slot.hangup = true;
-        else ({ text: slot.text, ascii: slot.ascii, body: slot.body } = renderReply(result, this.fixedHeaders, close, keepAlive));
+        else ({ text: slot.text, ascii: slot.ascii, body: slot.body, stream: slot.stream } = renderReply(result, this.fixedHeaders, close, keepAlive));
         this.queueFlush();
       },
       () => {
         // answer() turns every failure into a reply; this is the last line of defence.
-        ({ text: slot.text, ascii: slot.ascii, body: slot.body } = renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } } }, this.fixedHeaders, close, keepAlive));
+        ({ text: slot.text, ascii: slot.ascii, body: slot.body, stream: slot.stream } = renderReply({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } } }, this.fixedHeaders, close, keepAlive));
         this.queueFlush();
       },
     );
@@ -346,10 +371,13 @@ class LeanConnection {
     process.nextTick(this.flushNow);
   }
 
-  /** Writes every reply that is ready, in request order, as one write (one writev when a long body is in a buffer). */
+  /**
+   * Writes every reply that is ready, in request order, as one write (one writev when a long body
+   * is in a buffer), up to a body written as the socket takes it: the rest wait for its end.
+   */
   private flush(): void {
     this.flushQueued = false;
-    if (this.finished) return;
+    if (this.finished || this.streaming !== undefined) return;
     let out = '';
     let ascii = true;
     let taken = 0;
@@ -374,10 +402,16 @@ class LeanConnection {
         out = '';
         ascii = true;
       }
+      const stream = slot.stream;
+      if (stream !== undefined) {
+        this.streaming = new ReplyStream(this.socket, stream.cursor, stream.bytes, (ok) => this.streamed(ok));
+        break;
+      }
     }
     this.slots.splice(0, taken);
     if (out.length > 0) this.socket.write(out, ascii ? 'latin1' : 'utf8');
     if (corked) this.socket.uncork();
+    if (this.streaming !== undefined) return this.streaming.pump(); // streamed() goes on from here
     if (hangup) return this.destroy();
     if (this.socket.writableLength >= MAX_UNSENT_BYTES) this.socket.pause(); // 'drain' resumes
     if (this.slots.length > 0) return;
@@ -390,6 +424,14 @@ class LeanConnection {
     this.resumeIfRoom();
   }
 
+  /** A streamed body was all written (or failed: the connection cannot answer it now). */
+  private streamed(ok: boolean): void {
+    this.streaming = undefined;
+    if (this.finished) return;
+    if (!ok) return this.destroy();
+    this.queueFlush();
+  }
+
   private resumeIfRoom(): void {
     if (this.finished || this.closing || this.handingOver) return;
     if (this.slots.length < MAX_QUEUED && this.socket.writableLength < MAX_UNSENT_BYTES && this.socket.isPaused()) this.socket.resume();
@@ -400,7 +442,7 @@ class LeanConnection {
     this.handingOver = true;
     this.socket.pause();
     this.pending = rest.length > 0 ? Buffer.from(rest) : undefined;
-    if (this.slots.length === 0) this.completeHandOver();
+    if (this.slots.length === 0 && this.streaming === undefined) this.completeHandOver();
   }
 
   private completeHandOver(): void {

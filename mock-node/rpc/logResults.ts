@@ -13,7 +13,7 @@
 // read and not kept.
 import type { BlockRecord, LogRecord } from '../chain/types';
 import type { PendingIdentity } from '../options';
-import type { DeferredAsciiText } from './jsonText';
+import type { AsciiCursor, DeferredAsciiText } from './jsonText';
 import { blockRef, logJson, logText, logTextLength, type LogJson } from './shapes';
 
 export interface BlockLogs {
@@ -105,9 +105,10 @@ export function keptBlockLogs(): { blocks: number; logs: number } {
 
 /**
  * The JSON text of a list of logs, `[log,log,…]`, counted when made and written when the reply
- * is sent, character by character into the reply's buffer: no log's text is made as a string
- * there (each would be a tree of parts for the buffer write to flatten first, and garbage).
- * toString gives the same text as logText does, for the transports that need a string.
+ * is sent, character by character into the reply's buffers: no log's text is made as a string
+ * there (each would be a tree of parts for the buffer write to flatten first, and garbage),
+ * except a log longer than the room a buffer has left, which is written across buffers from its
+ * string. toString gives the same text as logText does, for the transports that need a string.
  */
 export class LogListText implements DeferredAsciiText {
   readonly length: number;
@@ -118,21 +119,60 @@ export class LogListText implements DeferredAsciiText {
     this.length = length;
   }
 
-  writeInto(buffer: Buffer, at: number): number {
-    const start = at;
-    buffer[at++] = 0x5b; // [
-    for (let i = 0; i < this.logs.length; i++) {
-      if (i > 0) buffer[at++] = 0x2c; // ,
-      at = writeLog(buffer, at, this.logs[i]);
-    }
-    buffer[at++] = 0x5d; // ]
-    return at - start;
+  cursor(): AsciiCursor {
+    return new LogListCursor(this.logs);
   }
 
   toString(): string {
     const texts: string[] = new Array(this.logs.length);
     for (let i = 0; i < this.logs.length; i++) texts[i] = logText(this.logs[i]);
     return `[${texts.join(',')}]`;
+  }
+}
+
+class LogListCursor implements AsciiCursor {
+  /** The next log to write; -1 before the opening bracket, logs.length before the closing one. */
+  private next = -1;
+  /** What is left of a log too long for the room it met, with its comma. */
+  private rest: string | undefined;
+  done = false;
+
+  constructor(private readonly logs: readonly LogJson[]) {}
+
+  write(buffer: Buffer, at: number): number {
+    const start = at;
+    const end = buffer.length;
+    while (!this.done && at < end) {
+      if (this.rest !== undefined) {
+        const count = Math.min(this.rest.length, end - at);
+        at += buffer.write(this.rest, at, count, 'latin1');
+        this.rest = count < this.rest.length ? this.rest.slice(count) : undefined;
+        if (this.rest === undefined) this.next++;
+        continue;
+      }
+      if (this.next === -1) {
+        buffer[at++] = 0x5b; // [
+        this.next = 0;
+        continue;
+      }
+      if (this.next === this.logs.length) {
+        buffer[at++] = 0x5d; // ]
+        this.done = true;
+        break;
+      }
+      const log = this.logs[this.next];
+      const comma = this.next > 0 ? 1 : 0;
+      if (comma + logTextLength(log) <= end - at) {
+        if (comma === 1) buffer[at++] = 0x2c; // ,
+        at = writeLog(buffer, at, log);
+        this.next++;
+      } else if (at > start) {
+        break; // the next buffer takes it whole
+      } else {
+        this.rest = (comma === 1 ? ',' : '') + logText(log);
+      }
+    }
+    return at;
   }
 }
 

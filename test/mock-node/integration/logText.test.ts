@@ -15,7 +15,8 @@ import type { IncludedTransaction, LogRecord } from '../../../mock-node/chain/ty
 import type { RunningMockNode } from '../../../mock-node/index';
 import { blockLogs, keptBlockLogs, LogListText, renderBlockLogs } from '../../../mock-node/rpc/logResults';
 import { blockRef, logJson, logText, logTextLength } from '../../../mock-node/rpc/shapes';
-import { withAsciiJsonParts } from '../../../mock-node/rpc/jsonText';
+import { PartsCursor, withAsciiJsonParts, type AsciiCursor, type DeferredAsciiText } from '../../../mock-node/rpc/jsonText';
+import { ReplyStream, type StreamTarget } from '../../../mock-node/rpc/replyStream';
 import { renderReply } from '../../../mock-node/rpc/leanHttp';
 import type { StateLayer } from '../../../mock-node/state/worldState';
 import { rpc, startTestNode } from '../../helpers/rpc';
@@ -35,6 +36,64 @@ function variedLogs(transactionHash: string, transactionIndex: number, firstLog:
     { topics: [hex(32), hex(32), hex(32)], data: hex(32) },
   ];
   return shapes.map((shape, i) => ({ address: i === 2 ? '0x' + '00'.repeat(20) : hex(20), ...shape, logIndex: firstLog + i, transactionIndex, transactionHash }));
+}
+
+/** A cursor's text written into buffers of `room` bytes, one after the other. */
+function writtenInPieces(cursor: AsciiCursor, room: number): string {
+  let text = '';
+  for (let guard = 0; !cursor.done; guard++) {
+    assert.ok(guard < 1_000_000, 'the cursor ends');
+    const buffer = Buffer.alloc(room);
+    const end = cursor.write(buffer, 0);
+    assert.ok(end > 0 || cursor.done, 'each piece writes something');
+    text += buffer.toString('latin1', 0, end);
+  }
+  return text;
+}
+
+/** A deferred text that counts `length` and writes `text` (the two may disagree, on purpose). */
+function deferred(length: number, text: string): DeferredAsciiText {
+  return { length, cursor: () => new PartsCursor([text]), toString: () => text };
+}
+
+/** A socket that queues writes until drain(): then runs their callbacks, as the kernel taking them. */
+class FakeSocket implements StreamTarget {
+  chunks: Buffer[] = [];
+  private queued: { chunk: Buffer; written: (error?: Error | null) => void }[] = [];
+  mostQueued = 0;
+  get writableLength(): number {
+    return this.queued.reduce((sum, item) => sum + item.chunk.length, 0);
+  }
+  write(chunk: Buffer, written: (error?: Error | null) => void): boolean {
+    this.chunks.push(Buffer.from(chunk));
+    this.queued.push({ chunk, written });
+    this.mostQueued = Math.max(this.mostQueued, this.queued.length);
+    return false;
+  }
+  drain(): void {
+    const done = this.queued;
+    this.queued = [];
+    for (const item of done) item.written(null);
+  }
+  taken(): string {
+    return Buffer.concat(this.chunks).toString('latin1');
+  }
+}
+
+/** A packed block of logs of every shape (3 transactions, the middle one without logs). */
+function packedBlock(): SealedBlock {
+  const transactions: IncludedTransaction[] = [];
+  const logs: LogRecord[] = [];
+  for (let index = 0; index < 3; index++) {
+    const hash = hex(32);
+    const receiptLogs = index === 1 ? [] : variedLogs(hash, index, logs.length);
+    logs.push(...receiptLogs);
+    transactions.push({ index, tx: { hash, from: hex(20), encoded: '0x' } as never, receipt: { status: 1, gasUsed: 1n, cumulativeGasUsed: 1n, effectiveGasPrice: 1n, logs: receiptLogs, logsBloom: bloomOfLogs(receiptLogs), contractAddress: null } });
+  }
+  const header = { number: 42n, timestamp: 99n, logsBloom: bloomOfLogs(logs) } as unknown as BlockHeader;
+  const block = new SealedBlock(header, hex(32), 1000, 0, {} as StateLayer, transactions, logs);
+  block.pack();
+  return block;
 }
 
 describe('eth_getLogs text rendering', () => {
@@ -62,18 +121,8 @@ describe('eth_getLogs text rendering', () => {
   });
 
   it('renders a packed block: the objects are logJson of its logs, and a list of them writes and counts its JSON text', () => {
-    const transactions: IncludedTransaction[] = [];
-    const logs: LogRecord[] = [];
-    for (let index = 0; index < 3; index++) {
-      const hash = hex(32);
-      const receiptLogs = index === 1 ? [] : variedLogs(hash, index, logs.length);
-      logs.push(...receiptLogs);
-      // Kept whole (not compactable: no encoded transaction), or packed: both must render the same.
-      transactions.push({ index, tx: { hash, from: hex(20), encoded: '0x' } as never, receipt: { status: 1, gasUsed: 1n, cumulativeGasUsed: 1n, effectiveGasPrice: 1n, logs: receiptLogs, logsBloom: bloomOfLogs(receiptLogs), contractAddress: null } });
-    }
-    const header = { number: 42n, timestamp: 99n, logsBloom: bloomOfLogs(logs) } as unknown as BlockHeader;
-    const block = new SealedBlock(header, hex(32), 1000, 0, {} as StateLayer, transactions, logs);
-    block.pack();
+    // Kept whole (not compactable: no encoded transaction), or packed: both must render the same.
+    const block = packedBlock();
     const ref = blockRef(block, 'partial');
     const rendered = renderBlockLogs(block, 'partial');
     assert.deepEqual(rendered.logs, block.logs.map((log) => logJson(log, ref)));
@@ -82,9 +131,14 @@ describe('eth_getLogs text rendering', () => {
       const expected = JSON.stringify(list);
       assert.equal(text.toString(), expected);
       assert.equal(text.length, expected.length);
+      // Into one buffer with room, after other bytes: exactly the text, nothing past it.
       const buffer = Buffer.alloc(expected.length + 8, 0x7e);
-      assert.equal(text.writeInto(buffer, 3), expected.length);
+      const cursor = text.cursor();
+      assert.equal(cursor.write(buffer, 3), 3 + expected.length);
+      assert.ok(cursor.done);
       assert.equal(buffer.toString('latin1'), '~~~' + expected + '~~~~~');
+      // In pieces of every size, a log longer than the room included: the same text.
+      for (const room of [1, 2, 7, 64, 333, 1000]) assert.equal(writtenInPieces(text.cursor(), room), expected, `pieces of ${room}`);
     }
     // Kept and given back for the same block and identity; another identity renders anew.
     const kept = blockLogs(block, 'partial');
@@ -96,20 +150,59 @@ describe('eth_getLogs text rendering', () => {
     assert.notEqual(blockLogs(pending, 'partial'), blockLogs(pending, 'partial'));
   });
 
-  it('answers an internal error, not a body that disagrees with its Content-Length, when a long text writes other than it counted', () => {
-    const counted = REUSED_BUFFER_MIN_BYTES + 10;
-    const miscounted = { length: counted, writeInto: (buffer: Buffer, at: number) => buffer.write('[1]', at, 'latin1'), toString: () => '[1]' };
+  it('writes parts (strings and deferred texts, empty ones too) in pieces of any size as one text', () => {
+    const logs = renderBlockLogs(packedBlock(), 'partial').logs;
+    const parts = ['{"a":', '', new LogListText(logs), ',"b":', new LogListText([]), '}'];
+    const expected = parts.map(String).join('');
+    for (const room of [1, 3, 50, 4096]) assert.equal(writtenInPieces(new PartsCursor(parts), room), expected, `pieces of ${room}`);
+  });
+
+  it('answers an internal error, not a body that disagrees with its Content-Length, when a short text writes other than it counted', () => {
+    const miscounted = deferred(100, '[1]');
     const reply = renderReply({ status: 200, body: { jsonrpc: '2.0', id: 7, result: withAsciiJsonParts([1], [miscounted]) } }, '', false, 5);
     assert.equal(reply.body, undefined);
+    assert.equal(reply.stream, undefined);
     assert.match(reply.text, /^HTTP\/1\.1 500 /);
     const [head, body] = reply.text.split('\r\n\r\n');
     assert.equal(Number(/content-length: (\d+)/i.exec(head)![1]), body.length);
     assert.equal(JSON.parse(body).error.code, -32603);
-    // The same text counted right is written whole from the reused buffer.
-    const padded = withAsciiJsonParts([1], ['[1', { length: counted - 2, writeInto: (buffer: Buffer, at: number) => buffer.write(' '.repeat(counted - 3) + ']', at, 'latin1'), toString: () => '' }]);
-    const whole = renderReply({ status: 200, body: { jsonrpc: '2.0', id: 7, result: padded } }, '', false, 5);
-    assert.ok(whole.body !== undefined);
-    assert.deepEqual(JSON.parse(whole.body.toString('latin1')).result, [1]);
+  });
+
+  it('streams a long text in reused chunks as the socket takes them, waits for drain, and fails (never pads or cuts) a miscounted one', async () => {
+    const long = '[' + '1,'.repeat(200_000) + '1]';
+    const reply = renderReply({ status: 200, body: { jsonrpc: '2.0', id: 7, result: withAsciiJsonParts([], [deferred(long.length, long)]) } }, '', false, 5);
+    assert.ok(reply.stream !== undefined && reply.body === undefined);
+    assert.equal(Number(/content-length: (\d+)/i.exec(reply.text)![1]), reply.stream.bytes);
+    // A socket that takes nothing until told to: the stream stops at its high-water mark.
+    const target = new FakeSocket();
+    let settled: boolean | undefined;
+    const stream = new ReplyStream(target, reply.stream.cursor, reply.stream.bytes, (ok) => (settled = ok));
+    stream.pump();
+    assert.ok(target.chunks.length > 0 && target.chunks.length <= 4, `${target.chunks.length} chunks in the first turn`);
+    assert.equal(settled, undefined);
+    while (settled === undefined) {
+      target.drain(); // the kernel took everything: callbacks, then 'drain'
+      stream.pump();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(settled, true);
+    assert.equal(target.taken(), '{"jsonrpc":"2.0","id":7,"result":' + long + '}');
+    assert.ok(target.mostQueued <= 4, `at most 4 chunks waited at once (${target.mostQueued})`);
+    assert.ok(freeReplyBuffers().chunks >= 1 && freeReplyBuffers().chunks <= 16, 'the chunks came back, a bounded number kept');
+
+    for (const [counted, text] of [[long.length, long.slice(1)], [long.length - 5, long]] as const) {
+      const bad = renderReply({ status: 200, body: { jsonrpc: '2.0', id: 7, result: withAsciiJsonParts([], [deferred(counted, text)]) } }, '', false, 5);
+      const sink = new FakeSocket();
+      let outcome: boolean | undefined;
+      const failing = new ReplyStream(sink, bad.stream!.cursor, bad.stream!.bytes, (ok) => (outcome = ok));
+      for (let i = 0; i < 200 && outcome === undefined; i++) {
+        failing.pump();
+        sink.drain();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.equal(outcome, false, `counted ${counted}, wrote ${text.length + 34}`);
+      assert.ok(sink.taken().length <= bad.stream!.bytes, 'never more than the head announced');
+    }
   });
 
   describe('over HTTP', () => {
@@ -173,8 +266,9 @@ describe('eth_getLogs text rendering', () => {
       assert.deepEqual((await getLogs({ fromBlock: '0x1', toBlock: 'pending' })).result, expected);
     });
 
-    it('a long reply (from a reused buffer) comes whole, also pipelined between short ones and to several clients at once', async () => {
-      // LOG0 with 300,000 zero bytes of data: a reply of 600 kB, past the reused-buffer threshold.
+    it('a long reply (streamed in reused chunks) comes whole, also pipelined between short ones and to several clients at once', async () => {
+      // LOG0 with 300,000 zero bytes of data: a reply of 600 kB, past the streaming threshold, one
+      // log longer than a chunk.
       await rpc(node.url, 'eth_sendTransaction', [{ from: node.accounts[0].address, data: '0x' + '620493e0' + '6000' + 'a0' + '00', gas: '0x4c4b40' }]);
       await rpc(node.url, 'evm_mine');
       const expected = await receiptLogs(1, Number(await rpc(node.url, 'eth_blockNumber')));
@@ -183,7 +277,7 @@ describe('eth_getLogs text rendering', () => {
       const filter = { fromBlock: '0x1', toBlock: 'latest' };
       const replies = await Promise.all([getLogs(filter), getLogs(filter), getLogs(filter)]);
       for (const reply of replies) assert.deepEqual(reply.result, expected);
-      assert.ok(freeReplyBuffers().count >= 1, 'the buffers came back once written');
+      assert.ok(freeReplyBuffers().chunks >= 1, 'the chunks came back once written');
       const again = await getLogs(filter);
       assert.equal(again.text, replies[0].text);
 
@@ -216,6 +310,50 @@ describe('eth_getLogs text rendering', () => {
       assert.deepEqual(answers[1].result, expected);
       assert.deepEqual(answers[3].result, expected);
       assert.equal(answers[2].result, '0x7a69');
+    });
+
+    it('a many-log reply streams to a client that reads slowly, while other clients are answered; a client gone mid-reply leaves the node serving', async () => {
+      // 20 blocks of 25 token transfers (500 logs, about 350 kB of text), and 10 logs of 300,000
+      // bytes each: a reply of about 6.4 MB, more than the kernel holds for a client not reading.
+      const [a, b] = node.accounts;
+      for (let block = 0; block < 20; block++) {
+        for (let i = 0; i < 25; i++) await rpc(node.url, 'eth_sendTransaction', [{ from: a.address, to: node.tokenAddress, data: '0xa9059cbb' + word(0xbeef + i).slice(2) + word(1).slice(2) }]);
+        if (block % 2 === 0) await rpc(node.url, 'eth_sendTransaction', [{ from: b.address, data: '0x' + '620493e0' + '6000' + 'a0' + '00', gas: '0x4c4b40' }]);
+        await rpc(node.url, 'evm_mine');
+      }
+      const filter = { fromBlock: '0x1', toBlock: 'latest' };
+      const expected = (await getLogs(filter)).text;
+      assert.ok(expected.length > REUSED_BUFFER_MIN_BYTES, `${expected.length} characters`);
+      const { port } = new URL(node.url);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'eth_getLogs', params: [filter] });
+      const request = `POST / HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+
+      // A client that reads nothing for a while, then everything: the reply is whole.
+      const slow = connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => slow.once('connect', resolve));
+      slow.pause();
+      slow.end(request + request.replace('"id":5', '"id":6'));
+      // Meanwhile another client is answered.
+      assert.match(await rpc(node.url, 'eth_blockNumber'), /^0x/);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const chunks: Buffer[] = [];
+      slow.on('data', (chunk) => chunks.push(chunk));
+      slow.resume();
+      await new Promise((resolve) => slow.once('end', resolve));
+      const raw = Buffer.concat(chunks).toString('latin1');
+      const replies = raw.split(/HTTP\/1\.1 200 OK\r\n/).slice(1).map((reply) => reply.slice(reply.indexOf('\r\n\r\n') + 4));
+      assert.equal(replies.length, 2);
+      assert.equal(replies[0], expected);
+      assert.equal(replies[1], expected.replace('"id":5', '"id":6'));
+
+      // A client that asks and goes away before the reply is read: the node goes on serving.
+      for (let i = 0; i < 3; i++) {
+        const gone = connect(Number(port), '127.0.0.1', () => gone.write(request));
+        gone.once('data', () => gone.destroy());
+        await new Promise((resolve) => gone.once('close', resolve));
+      }
+      assert.equal((await getLogs(filter)).text, expected);
+      assert.ok(freeReplyBuffers().chunks <= 16);
     });
 
     it('after a reorg answers the new blocks\' logs, never the kept log objects of the replaced ones', async () => {
