@@ -346,6 +346,21 @@ describe('eth_getLogs text rendering', () => {
       assert.equal(replies[0], expected);
       assert.equal(replies[1], expected.replace('"id":5', '"id":6'));
 
+      // In a batch, between a short answer and another long one: one JSON text, both results whole.
+      const batch = await fetch(node.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([
+          { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [filter] },
+          { jsonrpc: '2.0', id: 2, method: 'eth_chainId', params: [] },
+          { jsonrpc: '2.0', id: 3, method: 'eth_getLogs', params: [filter] },
+        ]),
+      });
+      const batchText = await batch.text();
+      assert.equal(Number(batch.headers.get('content-length')), batchText.length);
+      const logsResult = expected.slice(expected.indexOf('"result":') + 9, -1);
+      assert.equal(batchText, `[{"jsonrpc":"2.0","id":1,"result":${logsResult}},{"jsonrpc":"2.0","id":2,"result":"0x7a69"},{"jsonrpc":"2.0","id":3,"result":${logsResult}}]`);
+
       // A client that asks and goes away before the reply is read: the node goes on serving.
       for (let i = 0; i < 3; i++) {
         const gone = connect(Number(port), '127.0.0.1', () => gone.write(request));
