@@ -178,8 +178,7 @@ class LogListCursor implements AsciiCursor {
 
 /** logText(log), written into `buffer` at `at`; answers where it ends. */
 function writeLog(buffer: Buffer, at: number, log: LogJson): number {
-  at = ascii(buffer, at, '{"address":"');
-  at = ascii(buffer, at, log.address);
+  at = prefixed(buffer, at, '{"address":"', log.address);
   at = ascii(buffer, at, '","topics":[');
   const topics = log.topics;
   for (let t = 0; t < topics.length; t++) {
@@ -188,21 +187,19 @@ function writeLog(buffer: Buffer, at: number, log: LogJson): number {
     at = ascii(buffer, at, topics[t]);
     buffer[at++] = 0x22;
   }
-  at = ascii(buffer, at, '],"data":"');
-  at = ascii(buffer, at, log.data);
-  at = ascii(buffer, at, '","blockNumber":');
-  at = quotedOrNull(buffer, at, log.blockNumber);
-  at = ascii(buffer, at, ',"blockHash":');
-  at = quotedOrNull(buffer, at, log.blockHash);
-  at = ascii(buffer, at, ',"blockTimestamp":"');
-  at = ascii(buffer, at, log.blockTimestamp);
-  at = ascii(buffer, at, '","transactionHash":"');
-  at = ascii(buffer, at, log.transactionHash);
-  at = ascii(buffer, at, '","transactionIndex":"');
-  at = ascii(buffer, at, log.transactionIndex);
-  at = ascii(buffer, at, '","logIndex":"');
-  at = ascii(buffer, at, log.logIndex);
+  at = prefixed(buffer, at, '],"data":"', log.data);
+  at = quotedOrNull(buffer, ascii(buffer, at, '","blockNumber":'), log.blockNumber);
+  at = quotedOrNull(buffer, ascii(buffer, at, ',"blockHash":'), log.blockHash);
+  at = prefixed(buffer, at, ',"blockTimestamp":"', log.blockTimestamp);
+  at = prefixed(buffer, at, '","transactionHash":"', log.transactionHash);
+  at = prefixed(buffer, at, '","transactionIndex":"', log.transactionIndex);
+  at = prefixed(buffer, at, '","logIndex":"', log.logIndex);
   return ascii(buffer, at, log.removed ? '","removed":true}' : '","removed":false}');
+}
+
+/** `prefix` then `value`, both ASCII. */
+function prefixed(buffer: Buffer, at: number, prefix: string, value: string): number {
+  return ascii(buffer, ascii(buffer, at, prefix), value);
 }
 
 function quotedOrNull(buffer: Buffer, at: number, value: string | null): number {
