@@ -13,6 +13,7 @@ import { FILTER_FIELDS, MAX_TOPIC_POSITIONS } from '../../catalog/index';
 import { type Json, type LogJson } from '../shapes';
 import { blockLogsMatching, LogListText } from '../logResults';
 import { withAsciiJsonParts } from '../jsonText';
+import { REUSED_BUFFER_MIN_BYTES } from '../replyBuffers';
 import type { MethodTable, NodeServices, ProfileName } from './types';
 import type { MockNodeOptions, PendingIdentity, ProfileLimits } from '../../options';
 
@@ -141,9 +142,14 @@ class LogsResult {
     return true;
   }
 
-  /** The result, carrying its JSON text (written when the reply is sent). */
+  /**
+   * The result, carrying its JSON text: a short one made now, as one string (the reply adds its
+   * head to it), a long one written as the reply is sent.
+   */
   result(): Json[] {
-    return withAsciiJsonParts(this.logs, [new LogListText(this.logs)]);
+    if (this.logs.length === 0) return withAsciiJsonParts(this.logs, ['[]']);
+    const text = new LogListText(this.logs);
+    return withAsciiJsonParts(this.logs, [text.length < REUSED_BUFFER_MIN_BYTES ? text.toString() : text]);
   }
 }
 
