@@ -79,25 +79,40 @@ export class BlockInProgress {
     };
   }
 
-  /** Appends transactions executed in one flashblock, with the state after them. */
-  async append(executed: IncludedTransaction[], state: StateLayer): Promise<void> {
-    for (const item of executed) {
+  /**
+   * Appends transactions executed in one flashblock, with the state after them. Synchronous, and
+   * indexed loops over one kind of array (a flashblock's list of what it added): no promise or
+   * iterator per flashblock, and no map its first optimized code has not seen.
+   */
+  append(executed: IncludedTransaction[], state: StateLayer): void {
+    this.state = state;
+    const count = executed.length;
+    if (count === 0) return;
+    for (let i = 0; i < count; i++) {
+      const item = executed[i];
       this.included.push(item);
       this.byHash.set(item.tx.hash, item);
       this.gasUsed = item.receipt.cumulativeGasUsed;
       this.transactionBytes += bodyTransactionBytes(item.tx.encoded);
-      for (const log of item.receipt.logs) this.logs.push(log);
-      // The receipt's bloom already holds its logs' bits: merged, not hashed again.
-      if (item.receipt.logs.length > 0) this.bloom.merge(hexBytes(item.receipt.logsBloom));
+      const logs = item.receipt.logs;
+      if (logs.length > 0) this.addLogs(logs, item.receipt.logsBloom);
     }
+    // Both roots once per flashblock, from all the block's items (earlier subtrees reused).
+    this.txTrie.append(executed);
+    this.receiptTrie.append(executed);
+    this.transactionsRoot = bytesHex(this.txTrie.root());
+    this.receiptsRoot = bytesHex(this.receiptTrie.root());
+  }
+
+  /** A state change outside any transaction (a system change): the state after it, nothing appended. */
+  setState(state: StateLayer): void {
     this.state = state;
-    if (executed.length > 0) {
-      // Both roots once per flashblock, from all the block's items (earlier subtrees reused).
-      this.txTrie.append(executed);
-      this.receiptTrie.append(executed);
-      this.transactionsRoot = bytesHex(this.txTrie.root());
-      this.receiptsRoot = bytesHex(this.receiptTrie.root());
-    }
+  }
+
+  private addLogs(logs: LogRecord[], logsBloom: Hex): void {
+    for (let i = 0; i < logs.length; i++) this.logs.push(logs[i]);
+    // The receipt's bloom already holds its logs' bits: merged, not hashed again.
+    this.bloom.merge(hexBytes(logsBloom));
   }
 
   header(): BlockHeader {
@@ -161,6 +176,7 @@ const EMPTY_BLOOM_ITEM = encodeBytes(new Uint8Array(256));
 
 /** encodeReceipt as bytes, built directly (what the receipts trie hashes). */
 export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8Array {
+  if (receipt.logs.length === 0 && receipt.logsBloom === EMPTY_LOGS_BLOOM) return receiptWithoutLogs(type, receipt.status, receipt.cumulativeGasUsed);
   const logs = receipt.logs.map((log) =>
     encodeList([encodeBytes(hexBytes(log.address)), encodeList(log.topics.map((topic) => encodeBytes(hexBytes(topic)))), encodeBytes(hexBytes(log.data))]),
   );
@@ -175,6 +191,36 @@ export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8A
   typed[0] = type;
   typed.set(body, 1);
   return typed;
+}
+
+/**
+ * A receipt without logs (an ETH transfer's, most receipts): written into one array, no list of
+ * items. Its payload (status, gas, the 259-byte empty bloom item, the empty list) is always
+ * between 256 and 65,535 bytes, so its list header is 0xf9 and two length bytes.
+ */
+function receiptWithoutLogs(type: number, status: number, cumulativeGasUsed: bigint): Uint8Array {
+  const gas = uintBytes(cumulativeGasUsed);
+  const gasIsOneByte = gas.length === 1 && gas[0] < 0x80;
+  // rlp(status) is one byte (0x01, or 0x80 for 0); rlp(gas) is its byte, or 0x80 + length and the bytes.
+  const payload = 1 + (gasIsOneByte ? 1 : 1 + gas.length) + EMPTY_BLOOM_ITEM.length + 1;
+  let at = type === 0 ? 0 : 1;
+  const out = new Uint8Array(at + 3 + payload);
+  if (type !== 0) out[0] = type;
+  out[at] = 0xf9;
+  out[at + 1] = payload >> 8;
+  out[at + 2] = payload & 0xff;
+  at += 3;
+  out[at++] = status === 1 ? 0x01 : 0x80;
+  if (!gasIsOneByte) out[at++] = 0x80 + gas.length;
+  out.set(gas, at);
+  at += gas.length;
+  // The empty bloom item: its header, then 256 zero bytes (the array is zeroed).
+  out[at] = EMPTY_BLOOM_ITEM[0];
+  out[at + 1] = EMPTY_BLOOM_ITEM[1];
+  out[at + 2] = EMPTY_BLOOM_ITEM[2];
+  at += EMPTY_BLOOM_ITEM.length;
+  out[at] = 0xc0;
+  return out;
 }
 
 /** The header's mixHash (PREVRANDAO): derived from the parent's hash and the number. */

@@ -438,7 +438,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       child.mergeInto(draft);
       this.recordSystemChange(this.building.number, change);
       const state = await this.stateTrie.commit(this.building.state, draft);
-      await this.building.append([], state);
+      this.building.setState(state);
       this.pendingSnapshot = this.building.snapshot(false);
       this.emit('flashblock', this.pendingSnapshot, []);
     });
@@ -701,7 +701,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         // The change no longer applies on the new chain: it is dropped, like a reverted transaction.
       }
     }
-    await block.append([], await this.stateTrie.commit(block.state, draft));
+    block.setState(await this.stateTrie.commit(block.state, draft));
   }
 
   // ---- reorgs (mock_reorg) and restore (--state) --------------------------------------------
@@ -844,7 +844,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
     if (added.length > 0) block.timestampFixed = true;
     const state = await this.stateTrie.commit(block.state, draft);
-    await block.append(added, state);
+    block.append(added, state);
     block.flashblockIndex++;
     // A timer's flashblock is published at its slot, however long its cut took: until then reads
     // see the previous flashblock and its transactions as queued (one view, never half of each).

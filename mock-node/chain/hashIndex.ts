@@ -53,12 +53,19 @@ export class HashIndex {
   find(hash: Hex, accept: (entry: IndexEntry) => boolean = () => true): IndexEntry | undefined {
     const high = keyHigh(hash);
     const low = keyLow(hash);
-    for (let i = start(high, low, this.mask); ; i = (i + 1) & this.mask) {
+    const slots = this.slots;
+    const mask = this.mask;
+    // Every operation of a probe runs at the first probe too, empty slot or not: a lookup of a new
+    // hash (every intake asks) meets filled slots only once blocks have sealed, after this code was
+    // optimized, and an operation first run then would throw the optimized code away.
+    for (let i = start(high, low, mask); ; ) {
       const at = i * 4;
-      const mark = this.slots[at + 3];
+      const mark = slots[at + 3];
+      const differs = (slots[at] ^ high) | (slots[at + 1] ^ low) | (mark === DELETED ? 1 : 0);
+      i = (i + 1) & mask;
       if (mark === EMPTY) return undefined;
-      if (mark !== DELETED && this.slots[at] === high && this.slots[at + 1] === low) {
-        const entry = { block: this.slots[at + 2], position: mark - 1 };
+      if (differs === 0) {
+        const entry = { block: slots[at + 2], position: mark - 1 };
         if (accept(entry)) return entry;
       }
     }

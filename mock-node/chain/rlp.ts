@@ -38,8 +38,13 @@ function readHeader(data: Uint8Array, at: number): void {
   if (short < 56) {
     const end = at + 1 + short;
     if (end > data.length) throw new RlpError('rlp: item past the end');
-    // A single byte under 0x80 must be itself, not a one-byte string.
-    if (!list && short === 1 && data[at + 1] < 0x80) throw new RlpError('rlp: non-canonical single byte');
+    // A single byte under 0x80 must be itself, not a one-byte string. The byte after the header is
+    // read and compared for every item that has one, not only for one-byte strings: those first
+    // come late (a nonce of 128 and up), and a comparison first made after the function was
+    // optimized would throw its optimized code away.
+    const next = short > 0 ? data[at + 1] : 0x80;
+    const lowByte = next < 0x80;
+    if (lowByte && short === 1 && !list) throw new RlpError('rlp: non-canonical single byte');
     headerList = list;
     headerStart = at + 1;
     headerEnd = end;

@@ -3,6 +3,9 @@
 import type { Hex } from './hex';
 import type { TransactionRecord } from './types';
 
+/** Senders with nothing queued whose count (0) is kept before add() forgets them (each is one map entry). */
+const IDLE_SENDERS_KEPT = 1024;
+
 export class TransactionQueue {
   private readonly byHash = new Map<Hex, TransactionRecord>();
   private readonly bySenderNonce = new Map<string, TransactionRecord>();
@@ -32,8 +35,12 @@ export class TransactionQueue {
   add(tx: TransactionRecord): void {
     const slot = key(tx);
     const existing = this.bySenderNonce.get(slot);
-    if (existing) this.byHash.delete(existing.hash);
-    else this.perSender.set(tx.from, this.countFrom(tx.from) + 1);
+    if (existing) {
+      this.byHash.delete(existing.hash);
+    } else {
+      if (this.perSender.size > this.byHash.size + IDLE_SENDERS_KEPT) this.forgetIdleSenders();
+      this.perSender.set(tx.from, this.countFrom(tx.from) + 1);
+    }
     this.byHash.set(tx.hash, tx);
     this.bySenderNonce.set(slot, tx);
   }
@@ -42,9 +49,15 @@ export class TransactionQueue {
     if (!this.byHash.delete(tx.hash)) return;
     const slot = key(tx);
     if (this.bySenderNonce.get(slot) === tx) this.bySenderNonce.delete(slot);
-    const left = this.countFrom(tx.from) - 1;
-    if (left > 0) this.perSender.set(tx.from, left);
-    else this.perSender.delete(tx.from);
+    // A sender whose last queued transaction leaves keeps a count of 0 (add() forgets such
+    // senders past IDLE_SENDERS_KEPT): no branch here that first runs when a sender's queue
+    // empties, often long after this code was optimized (a deopt of the flashblock that inlines it).
+    this.perSender.set(tx.from, this.countFrom(tx.from) - 1);
+  }
+
+  /** Drops the senders counted at 0. */
+  private forgetIdleSenders(): void {
+    for (const [sender, count] of this.perSender) if (count === 0) this.perSender.delete(sender);
   }
 
   /** Arrival order (a replacement keeps the position of its arrival). */

@@ -56,7 +56,7 @@ export class OrderedTrieBuilder<T> {
   }
 
   append(items: readonly T[]): void {
-    for (const item of items) this.items.push(item);
+    for (let i = 0; i < items.length; i++) this.items.push(items[i]);
   }
 
   root(): Uint8Array {
