@@ -199,7 +199,7 @@ export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8A
  * between 256 and 65,535 bytes, so its list header is 0xf9 and two length bytes.
  */
 function receiptWithoutLogs(type: number, status: number, cumulativeGasUsed: bigint): Uint8Array {
-  const gas = uintBytes(cumulativeGasUsed);
+  const gas = gasBytes(cumulativeGasUsed);
   const gasIsOneByte = gas.length === 1 && gas[0] < 0x80;
   // rlp(status) is one byte (0x01, or 0x80 for 0); rlp(gas) is its byte, or 0x80 + length and the bytes.
   const payload = 1 + (gasIsOneByte ? 1 : 1 + gas.length) + EMPTY_BLOOM_ITEM.length + 1;
@@ -220,6 +220,22 @@ function receiptWithoutLogs(type: number, status: number, cumulativeGasUsed: big
   out[at + 2] = EMPTY_BLOOM_ITEM[2];
   at += EMPTY_BLOOM_ITEM.length;
   out[at] = 0xc0;
+  return out;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** uintBytes of a gas amount, read as a number when it fits one (always, under the usual gas limits). */
+function gasBytes(value: bigint): Uint8Array {
+  if (value > MAX_SAFE) return uintBytes(value);
+  let n = Number(value);
+  let length = 0;
+  for (let v = n; v > 0; v = Math.floor(v / 256)) length++;
+  const out = new Uint8Array(length);
+  for (let i = length - 1; i >= 0; i--) {
+    out[i] = n % 256;
+    n = Math.floor(n / 256);
+  }
   return out;
 }
 

@@ -3,11 +3,15 @@
 // 0x-prefixed), and no intermediate strings. ethers' getBytes/hexlify check every character
 // with a regular expression and build a string byte by byte; a transaction's path met them
 // dozens of times.
+import { writeHex } from './bufferCodec';
 import type { Hex } from './hex';
 
-/** Bytes of a 0x-prefixed even-length hex string (a view of a fresh Buffer). */
+/** Bytes of a 0x-prefixed even-length hex string (a fresh array; up to the first pair that is not two hex digits). */
 export function hexBytes(hex: Hex): Uint8Array {
-  return Buffer.from(hex.length > 2 ? hex.slice(2) : '', 'hex');
+  if (hex.length <= 2) return new Uint8Array(0);
+  const out = new Uint8Array((hex.length - 2) >> 1);
+  const written = writeHex(out, hex.slice(2));
+  return written === out.length ? out : out.subarray(0, written);
 }
 
 /** 0x-prefixed lowercase hex of bytes. */

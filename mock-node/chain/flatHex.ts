@@ -3,11 +3,13 @@
 // intake to its block's packing held five of them (hash, from, to, r, s): an extra object per
 // value for the garbage collector to copy. Here the characters are written into a reused buffer
 // and read back as one string.
+import { latin1Text } from './bufferCodec';
+
 const DIGITS = '0123456789abcdef';
 /** Longest value written here (a token transfer's calldata is 68 bytes); longer ones are concatenated. */
 const MAX_BYTES = 128;
 /** Made on first use (nothing at import). */
-let scratch: Buffer | undefined;
+let scratch: Uint8Array | undefined;
 
 /**
  * '0x' + lowercase hex of bytes [start, end) of `bytes`, after `zeros` zero bytes (a value kept
@@ -16,7 +18,7 @@ let scratch: Buffer | undefined;
 export function flatHex(bytes: Uint8Array, start = 0, end = bytes.length, zeros = 0): string {
   if (zeros + end - start > MAX_BYTES) return '0x' + '00'.repeat(zeros) + Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('hex');
   const length = 2 + 2 * (zeros + end - start);
-  scratch ??= Buffer.allocUnsafe(2 + 2 * MAX_BYTES);
+  scratch ??= new Uint8Array(2 + 2 * MAX_BYTES);
   scratch[0] = 0x30; // '0'
   scratch[1] = 0x78; // 'x'
   if (zeros > 0) scratch.fill(0x30, 2, 2 + 2 * zeros);
@@ -25,5 +27,5 @@ export function flatHex(bytes: Uint8Array, start = 0, end = bytes.length, zeros 
     scratch[at] = DIGITS.charCodeAt(byte >> 4);
     scratch[at + 1] = DIGITS.charCodeAt(byte & 0x0f);
   }
-  return scratch.toString('latin1', 0, length);
+  return latin1Text(scratch, 0, length);
 }

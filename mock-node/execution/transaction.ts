@@ -4,6 +4,7 @@ import type { Hex } from '../chain/hex';
 import { canonicalUintAt } from '../chain/bytes';
 import type { AccessList, TransactionRecord } from '../chain/types';
 import { ChainError } from '../chain/errors';
+import { writeHex } from '../chain/bufferCodec';
 import { flatHex } from '../chain/flatHex';
 import { keccak256Bytes } from '../chain/keccak';
 import { decodeRlpBytes, isList, listHeader, ListScan, RlpError, scanList, type RlpValue } from '../chain/rlp';
@@ -96,7 +97,7 @@ function field(i: number): void {
 }
 
 /** Field i: a canonical unsigned integer of at most 32 bytes. */
-function uintField(body: Buffer, i: number): bigint {
+function uintField(body: Uint8Array, i: number): bigint {
   field(i);
   const n = canonicalUintAt(body, FIELDS.payloadStarts[i], FIELDS.ends[i]);
   if (n === undefined) throw new NotLean();
@@ -104,7 +105,7 @@ function uintField(body: Buffer, i: number): bigint {
 }
 
 /** Field i: a 20-byte address, or null for the empty string (a creation). */
-function addressField(body: Buffer, i: number): string | null {
+function addressField(body: Uint8Array, i: number): string | null {
   field(i);
   const start = FIELDS.payloadStarts[i];
   const end = FIELDS.ends[i];
@@ -114,13 +115,13 @@ function addressField(body: Buffer, i: number): string | null {
 }
 
 /** Field i: bytes as 0x-hex. */
-function dataField(body: Buffer, i: number): string {
+function dataField(body: Uint8Array, i: number): string {
   field(i);
   return flatHex(body, FIELDS.payloadStarts[i], FIELDS.ends[i]);
 }
 
 /** Field i: an access list (its entries decoded only when it has any). */
-function accessListField(body: Buffer, i: number): AccessList {
+function accessListField(body: Uint8Array, i: number): AccessList {
   if (i >= FIELDS.count || FIELDS.lists[i] !== 1) throw new NotLean();
   if (FIELDS.payloadStarts[i] === FIELDS.ends[i]) return [];
   return accessListOf(decodeRlpBytes(body.subarray(FIELDS.starts[i], FIELDS.ends[i])));
@@ -130,7 +131,7 @@ function accessListField(body: Buffer, i: number): AccessList {
  * Fields i (r) and i + 1 (s) as one 64-byte compact signature, each a 32-byte word. Leading
  * zeros, more than 32 bytes, and s with its top bit set are left to ethers (which refuses them).
  */
-function signatureFields(body: Buffer, i: number): Buffer {
+function signatureFields(body: Uint8Array, i: number): Uint8Array {
   field(i);
   field(i + 1);
   const rStart = FIELDS.payloadStarts[i];
@@ -139,14 +140,14 @@ function signatureFields(body: Buffer, i: number): Buffer {
   const sLength = FIELDS.ends[i + 1] - sStart;
   if (rLength > 32 || sLength > 32 || (rLength > 0 && body[rStart] === 0) || (sLength > 0 && body[sStart] === 0)) throw new NotLean();
   if (sLength === 32 && body[sStart] >= 0x80) throw new NotLean();
-  const rs = Buffer.alloc(64);
-  body.copy(rs, 32 - rLength, rStart, rStart + rLength);
-  body.copy(rs, 64 - sLength, sStart, sStart + sLength);
+  const rs = new Uint8Array(64);
+  for (let k = 0; k < rLength; k++) rs[32 - rLength + k] = body[rStart + k];
+  for (let k = 0; k < sLength; k++) rs[64 - sLength + k] = body[sStart + k];
   return rs;
 }
 
 /** rlp(fields[0..count)) cut from the list's own bytes, after `prefix` and before `suffix`: the signing payload of a transaction. */
-function unsignedPayload(body: Buffer, count: number, prefix: number, suffix?: Uint8Array): Uint8Array {
+function unsignedPayload(body: Uint8Array, count: number, prefix: number, suffix?: Uint8Array): Uint8Array {
   const from = FIELDS.starts[0];
   const to = FIELDS.ends[count - 1];
   const extra = suffix ? suffix.length : 0;
@@ -176,8 +177,8 @@ function rlpUint(value: bigint): Uint8Array {
  * that matches no key).
  */
 export function decodeLean(raw: string): TransactionRecord | undefined {
-  const data = Buffer.from(raw.slice(2), 'hex');
-  if (data.length === 0 || data.length * 2 !== raw.length - 2) return undefined;
+  const data = new Uint8Array((raw.length - 2) >> 1);
+  if (data.length === 0 || data.length * 2 !== raw.length - 2 || writeHex(data, raw.slice(2)) !== data.length) return undefined;
   // Every field read into a local first, the record made once below (one shape for every type).
   let type: number;
   let chainId: bigint | null;
@@ -193,7 +194,7 @@ export function decodeLean(raw: string): TransactionRecord | undefined {
   let v: bigint;
   let yParity: number;
   let digest: Uint8Array;
-  let rs: Buffer;
+  let rs: Uint8Array;
   try {
     type = data[0] >= 0xc0 ? 0 : data[0];
     if (type !== 0 && type !== 1 && type !== 2) return undefined;

@@ -14,6 +14,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandleResult } from './handler';
+import { latin1Text } from '../chain/bufferCodec';
 import { joinedText, jsonBody, PartsCursor, type AsciiCursor, type JsonBody } from './jsonText';
 import { recycleReplyBuffer, REUSED_BUFFER_MIN_BYTES, takeReplyBuffer } from './replyBuffers';
 import { ReplyStream } from './replyStream';
@@ -213,6 +214,24 @@ function readHead(text: string, route: LeanRoute): LeanHead | null {
 }
 
 /**
+ * Heads already read on this server, by their text: a client sends the same head again and again
+ * (the same path, host, type and often the same length), so most requests are one lookup instead
+ * of a parse. readHead() is a pure function of the text and the server's route. Bounded: emptied
+ * when full.
+ */
+type HeadCache = Map<string, LeanHead | null>;
+const HEAD_CACHE_LIMIT = 256;
+
+function cachedHead(text: string, route: LeanRoute, heads: HeadCache): LeanHead | null {
+  const known = heads.get(text);
+  if (known !== undefined) return known;
+  const head = readHead(text, route);
+  if (heads.size >= HEAD_CACHE_LIMIT) heads.clear();
+  heads.set(text, head);
+  return head;
+}
+
+/**
  * Serves the hot route of every connection `server` accepts (see the module comment); the
  * server's own connection listener gets the connections (or the rest of them) this path does not
  * serve. closeAllConnections() and closeIdleConnections() also close the connections served here.
@@ -221,11 +240,12 @@ export function serveLean(server: Server, route: LeanRoute): void {
   const nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   const open = new Set<LeanConnection>();
+  const heads: HeadCache = new Map();
   const handOver = (socket: Socket) => {
     for (const listener of nodeListeners) listener.call(server, socket);
   };
   server.on('connection', (socket: Socket) => {
-    const connection = new LeanConnection(socket, route, server, handOver, () => open.delete(connection));
+    const connection = new LeanConnection(socket, route, heads, server, handOver, () => open.delete(connection));
     open.add(connection);
   });
   const closeAll = server.closeAllConnections.bind(server);
@@ -284,6 +304,7 @@ class LeanConnection {
   constructor(
     private readonly socket: Socket,
     private readonly route: LeanRoute,
+    private readonly heads: HeadCache,
     private readonly server: Server,
     private readonly handOver: (socket: Socket) => void,
     private readonly forget: () => void,
@@ -329,7 +350,7 @@ class LeanConnection {
         if (buffer.length - offset > MAX_HEAD_BYTES) return this.startHandOver(buffer.subarray(offset));
         break;
       }
-      const head = readHead(buffer.toString('latin1', offset, headEnd), this.route);
+      const head = cachedHead(latin1Text(buffer, offset, headEnd), this.route, this.heads);
       if (head === null) return this.startHandOver(buffer.subarray(offset));
       const start = headEnd + 4;
       const end = start + head.length;

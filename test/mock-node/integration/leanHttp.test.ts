@@ -209,6 +209,29 @@ describe('the raw-socket JSON-RPC path', function () {
     assert.equal(refused.status, 415);
   });
 
+  it('reads a head it has seen before the same way (heads are kept by their text): served, refused, handed over, on every connection', async () => {
+    for (let round = 0; round < 3; round++) {
+      raw = new Raw(node.port);
+      // Three requests with one head (bodies of the same length).
+      raw.send(rpcPost(call(1)) + rpcPost(call(2)) + rpcPost(call(3)));
+      const served = await raw.waitFor(3);
+      assert.deepEqual(served.map((r) => [r.status, JSON.parse(r.body).id]), [[200, 1], [200, 2], [200, 3]]);
+      raw.close();
+      raw = new Raw(node.port);
+      raw.send(rpcPost(call(4)).replace('Host: 127.0.0.1', 'Host: evil.example'));
+      const [refused] = await raw.waitFor(1);
+      assert.equal(refused.status, 403);
+      raw.close();
+      raw = new Raw(node.port);
+      raw.send('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      const [health] = await raw.waitFor(1);
+      assert.equal(health.status, 200);
+      assert.equal(JSON.parse(health.body).status, 'ok');
+      raw.close();
+      raw = undefined;
+    }
+  });
+
   it('keeps the public receipts rule, 204 for notifications, and batches', async () => {
     raw = new Raw(node.port);
     const { jsonrpc, method, params } = call(0);
