@@ -171,14 +171,28 @@ function rlpUint(value: bigint): Uint8Array {
 }
 
 /**
+ * The raw transaction's bytes: a view of one array reused from one decode to the next (decoding
+ * is synchronous, and nothing it returns keeps a view of them: fields become strings, the signing
+ * payload and the digests are copies). A fresh array per transaction cost an ArrayBuffer and its
+ * memory, and Buffer's pool its JavaScript in every function that inlines the decoder.
+ */
+let rawScratch = new Uint8Array(0);
+
+function rawBytes(length: number): Uint8Array {
+  if (rawScratch.length < length) rawScratch = new Uint8Array(Math.max(length, 2 * rawScratch.length, 1024));
+  return rawScratch.subarray(0, length);
+}
+
+/**
  * The lean decoder: the fields straight from the RLP, the hash from the raw bytes, the signing
  * payload cut from them. Undefined for anything it does not read (then ethers does); a
  * ChainError for what is wrong whichever decoder reads it (a tip above the fee cap, a signature
  * that matches no key).
  */
 export function decodeLean(raw: string): TransactionRecord | undefined {
-  const data = new Uint8Array((raw.length - 2) >> 1);
-  if (data.length === 0 || data.length * 2 !== raw.length - 2 || writeHex(data, raw.slice(2)) !== data.length) return undefined;
+  if (raw.length < 4 || raw.length % 2 !== 0) return undefined;
+  const data = rawBytes((raw.length - 2) >> 1);
+  if (writeHex(data, raw.slice(2)) !== data.length) return undefined;
   // Every field read into a local first, the record made once below (one shape for every type).
   let type: number;
   let chainId: bigint | null;

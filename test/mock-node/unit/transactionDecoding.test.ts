@@ -47,6 +47,13 @@ describe('transaction decoding: the lean decoder and ethers agree', () => {
     }
   });
 
+  it('a record keeps its fields after later decodes (the decoder reuses its byte array: nothing it returns may view it)', () => {
+    const wallet = new Wallet(hexlify(randomBytes(32)));
+    const raws = Array.from({ length: 60 }, (_, i) => randomSigned(wallet, i));
+    const records = raws.map((raw) => decodeLean(raw));
+    raws.forEach((raw, i) => assert.deepEqual(records[i], decodeWithEthers(raw), `transaction ${i}, read before the 59 others`));
+  });
+
   it('malformed input is refused by both with a ChainError, and a truncated, padded or retyped transaction is never read', () => {
     const raw = randomSigned(new Wallet(hexlify(randomBytes(32))), 2);
     const cases = [raw.slice(0, -2), raw + '00', '0x05' + raw.slice(4), '0x02c0', '0x02', '0xc0', '0x' + 'ff'.repeat(40)];
