@@ -818,7 +818,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     let progress = true;
     while (progress && this.queue.size > taken.size) {
       progress = false;
-      for (const tx of this.queue.list()) {
+      // An indexed loop over the queue's snapshot: the array iterator's optimized code met another
+      // kind of array later and was thrown away (a deopt of this whole function).
+      const queued = this.queue.list();
+      for (let q = 0; q < queued.length; q++) {
+        const tx = queued[q];
         if (taken.has(tx)) continue;
         const index = block.included.length + added.length;
         let result = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
@@ -853,7 +857,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (announce) await announce.timer.waitForSlot(announce.slotAt);
     for (const tx of taken) this.queue.remove(tx);
     this.pendingSnapshot = block.snapshot(false);
-    for (const item of added) this.resolveWaiters(item.tx.hash, item);
+    for (let i = 0; i < added.length; i++) this.resolveWaiters(added[i].tx.hash, added[i]);
     for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason }));
     this.emit('flashblock', this.pendingSnapshot, added);
     return this.pendingSnapshot;
