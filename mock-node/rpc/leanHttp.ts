@@ -221,8 +221,11 @@ function readHead(text: string, route: LeanRoute): LeanHead | null {
  */
 type HeadCache = Map<string, LeanHead | null>;
 const HEAD_CACHE_LIMIT = 256;
+/** Longer heads are read each time, not kept: the cache holds at most 256 KiB of head text. */
+const CACHED_HEAD_MAX_CHARS = 1024;
 
 function cachedHead(text: string, route: LeanRoute, heads: HeadCache): LeanHead | null {
+  if (text.length > CACHED_HEAD_MAX_CHARS) return readHead(text, route);
   const known = heads.get(text);
   if (known !== undefined) return known;
   const head = readHead(text, route);

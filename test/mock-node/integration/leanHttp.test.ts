@@ -217,6 +217,13 @@ describe('the raw-socket JSON-RPC path', function () {
       const served = await raw.waitFor(3);
       assert.deepEqual(served.map((r) => [r.status, JSON.parse(r.body).id]), [[200, 1], [200, 2], [200, 3]]);
       raw.close();
+      // A head too long to be kept (over 1 KiB) is read each time, to the same answers.
+      raw = new Raw(node.port);
+      const padded = (id: number) => rpcPost(call(id)).replace('Host: 127.0.0.1', `Host: 127.0.0.1\r\nx-pad: ${'p'.repeat(1500)}`);
+      raw.send(padded(5) + padded(6) + padded(7).replace('Host: 127.0.0.1', 'Host: evil.example'));
+      const long = await raw.waitFor(3);
+      assert.deepEqual(long.map((r) => r.status), [200, 200, 403]);
+      raw.close();
       raw = new Raw(node.port);
       raw.send(rpcPost(call(4)).replace('Host: 127.0.0.1', 'Host: evil.example'));
       const [refused] = await raw.waitFor(1);
