@@ -189,6 +189,9 @@ export async function main(): Promise<void> {
   // What the loader of dist/mock-node.js did with V8's code cache (mock-node/package/codeCache.mjs).
   const codeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.codeCache')];
   if (typeof codeCache === 'string') node.core.logger.debug('code cache', { status: codeCache });
+  // The V8 flags the loader (or the single executable) set for this process: STANDALONE_V8_FLAGS.
+  const v8Flags = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.v8Flags')];
+  if (typeof v8Flags === 'string') node.core.logger.debug('v8 flags', { set: v8Flags });
   node.core.logger.debug('keccak', { backend: keccakBackend() });
   if (node.options.jsonLogs) {
     // The log never holds the key (it is scrubbed): what a test harness needs, the full dedicated

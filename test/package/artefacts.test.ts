@@ -158,6 +158,8 @@ describe('installable mock node', function () {
         const mapped = await takesATransaction(node);
         if (NATIVE_ON_LINUX) assert.equal(mapped, true);
         assert.match(node.output(), /keccak backend=webassembly/);
+        // The CLI loader's V8 tiering, set by the executable for itself (it takes no Node options).
+        assert.match(node.output(), /v8 flags set=--interrupt-budget=\d+/);
       } finally {
         assert.equal(await node.stop(), 0);
       }

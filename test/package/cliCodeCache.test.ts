@@ -88,6 +88,27 @@ describe('CLI bundle: V8 code cache', function () {
     assert.match(run.stderr, /chain-mock-node: cannot read its bundle .*alone\.bundle/);
   });
 
+  it('the loader sets the standalone V8 tiering before compiling, and a budget on node\'s command line wins', async () => {
+    const flagsOf = async (program: string[]) => {
+      const node = await startCli(['--no-auto', '--log-level', 'debug'], program);
+      try {
+        for (let waited = 0; !/v8 flags set=/.test(node.output()) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        return /v8 flags set=(.+)$/m.exec(node.output())?.[1];
+      } finally {
+        assert.equal(await node.stop(), 0);
+      }
+    };
+    // The build script's module (plain ESM, no type declarations): the flags the loader was made with.
+    const codeCacheModule: string = '../../mock-node/package/codeCache.mjs';
+    const { STANDALONE_V8_FLAGS } = (await import(codeCacheModule)) as { STANDALONE_V8_FLAGS: string };
+    assert.match(STANDALONE_V8_FLAGS, /^--interrupt-budget=\d+$/);
+    assert.equal(await flagsOf([process.execPath, CLI]), STANDALONE_V8_FLAGS);
+    // The cache was made under those flags: used as is (V8 refuses a cache made under other flags).
+    assert.equal(await statusOf([process.execPath, CLI]), 'used');
+    assert.equal(await flagsOf([process.execPath, '--interrupt-budget=200000', CLI]), 'command line');
+    assert.equal(await statusOf([process.execPath, '--interrupt-budget=200000', CLI]), 'rejected');
+  });
+
   it('under other V8 flags the cache is refused and the CLI still runs', async () => {
     assert.equal(await statusOf([process.execPath, '--expose-gc', CLI]), 'rejected');
   });

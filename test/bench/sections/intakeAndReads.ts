@@ -5,7 +5,7 @@ import type { Figure, Row } from '../table';
 import { cpuTimeMs, rssMiB, startAnvilNode, startMockCli, withCpu, type BenchNode } from '../processes';
 import { call, pipelinedLoad, rpcBody } from '../rpcClient';
 import { deployBenchToken } from '../benchToken';
-import { devKeys, ethTransfers, nonces, SENDERS, sendStreams, tokenTransfers, waitSealed } from '../traffic';
+import { devKeys, ethTransfers, nonces, SENDERS, sendStreams, tokenTransfers, waitSealed, warmLoadGenerator } from '../traffic';
 import { MOCK_TOKEN, NOT_INSTALLED, profileArgs, size, type BenchConfig } from './config';
 
 const ethTransfersPerSender = (config: BenchConfig) => size(config, 200, 20);
@@ -69,6 +69,7 @@ async function measureNode(config: BenchConfig, node: BenchNode, token: string):
 }
 
 export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
+  await warmLoadGenerator(size(config, 4, 1));
   const mockNode = await startMockCli({ nodeArgs: profileArgs(config, 'intake') });
   let mock: NodeFigures;
   try {
