@@ -1,19 +1,42 @@
 // The 2048-bit logs bloom of the yellow paper: every log's address and topics set three bits each.
 import { bytesHex, hexBytes } from './bytes';
 import type { Hex } from './hex';
-import { keccak256Bytes } from './keccak';
+import { keccak256Into } from './keccak';
 
 export const BLOOM_BYTES = 256;
 /** The bloom of no logs (most receipts): one string, not 512 zero digits made per receipt. */
 export const EMPTY_LOGS_BLOOM: Hex = '0x' + '00'.repeat(BLOOM_BYTES);
 
+/** Values whose bloom bits are remembered (a token's address and Transfer topic, the senders…); past it, the memory starts over. */
+const REMEMBERED_VALUES = 4096;
+const bitsByValue = new Map<Hex, number>();
+const hashScratch = new Uint8Array(32);
+
+/**
+ * The three bloom bits (0 to 2047 each) an address or topic sets, packed as b0 + b1·2¹¹ + b2·2²²:
+ * keccak-256 of its bytes, read from the first six bytes of the hash. The same few values come
+ * in log after log (one token's address and Transfer topic in every transfer), so the bits are
+ * remembered by value instead of hashed again.
+ */
+function bloomBits(value: Hex): number {
+  let packed = bitsByValue.get(value);
+  if (packed === undefined) {
+    keccak256Into(hexBytes(value), hashScratch, 0);
+    packed = 0;
+    for (let i = 0, scale = 1; i < 6; i += 2, scale *= 2048) packed += (((hashScratch[i] << 8) | hashScratch[i + 1]) & 2047) * scale;
+    if (bitsByValue.size >= REMEMBERED_VALUES) bitsByValue.clear();
+    bitsByValue.set(value, packed);
+  }
+  return packed;
+}
+
 export class LogsBloom {
   readonly bits = new Uint8Array(BLOOM_BYTES);
 
   add(value: Hex): void {
-    const hash = keccak256Bytes(hexBytes(value));
-    for (let i = 0; i < 6; i += 2) {
-      const bit = ((hash[i] << 8) | hash[i + 1]) & 2047;
+    let packed = bloomBits(value);
+    for (let i = 0; i < 3; i++, packed = Math.floor(packed / 2048)) {
+      const bit = packed % 2048;
       this.bits[BLOOM_BYTES - 1 - (bit >> 3)] |= 1 << (bit & 7);
     }
   }
@@ -49,10 +72,10 @@ export function bloomMayContain(bloomHex: Hex, value: Hex): boolean {
  * bloom's 0x-hex string, mask within that digit]: a bloom is tested in its hex form, unparsed.
  */
 function bloomEntry(value: Hex): [number, number][] {
-  const hash = keccak256Bytes(hexBytes(value));
+  let packed = bloomBits(value);
   const bits: [number, number][] = [];
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((hash[i] << 8) | hash[i + 1]) & 2047;
+  for (let i = 0; i < 3; i++, packed = Math.floor(packed / 2048)) {
+    const bit = packed % 2048;
     const byte = BLOOM_BYTES - 1 - (bit >> 3);
     const mask = 1 << (bit & 7);
     bits.push(mask >= 16 ? [2 + 2 * byte, mask >> 4] : [3 + 2 * byte, mask]);

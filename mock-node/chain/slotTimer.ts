@@ -15,7 +15,7 @@ export interface SlotClock {
    */
   setTimer(callback: () => void, ms: number, keepAlive?: boolean): unknown;
   clearTimer(handle: unknown): void;
-  /** Waits, without yielding, until now() reaches `until` (under a millisecond: finer than a timer). */
+  /** Waits, without yielding to the event loop, until now() reaches `until` (under a millisecond: finer than a timer). */
   spin(until: number): void;
 }
 
@@ -31,9 +31,9 @@ let performanceOffset: number | undefined;
 /**
  * Milliseconds on the process's monotonic clock. It starts on process.hrtime: the global
  * `performance` loads node:perf_hooks and nine modules behind it on first use, which the timer's
- * first tick would otherwise pay for inside the CLI's start-up. The first spin (a slot after the
- * start) switches to performance.now, which allocates nothing, offset so that both read the same
- * time at the switch: a spin reads the clock thousands of times.
+ * first tick would otherwise pay for inside the CLI's start-up. The first sub-millisecond wait (a
+ * slot after the start) switches to performance.now, which allocates no array, offset so that both
+ * read the same time at the switch.
  */
 export function monotonicMs(): number {
   return performanceOffset === undefined ? hrtimeMs() : performance.now() - performanceOffset;
@@ -41,6 +41,27 @@ export function monotonicMs(): number {
 
 function usePerformanceClock(): void {
   performanceOffset ??= performance.now() - hrtimeMs();
+}
+
+/**
+ * A word nothing ever notifies: Atomics.wait on it sleeps the thread until its timeout, in the
+ * kernel (a futex with a fractional-millisecond timeout), instead of reading the clock in a loop.
+ * Null where the thread may not block (a browser's main thread): there the wait spins.
+ */
+let sleepWord: Int32Array | null | undefined;
+
+function sleepMs(ms: number): boolean {
+  if (sleepWord === undefined) {
+    try {
+      sleepWord = new Int32Array(new SharedArrayBuffer(4));
+      Atomics.wait(sleepWord, 0, 0, 0);
+    } catch {
+      sleepWord = null;
+    }
+  }
+  if (sleepWord === null) return false;
+  Atomics.wait(sleepWord, 0, 0, ms);
+  return true;
 }
 
 export const systemSlotClock: SlotClock = {
@@ -53,11 +74,19 @@ export const systemSlotClock: SlotClock = {
   clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
   spin(until) {
     usePerformanceClock();
-    while (monotonicMs() < until) {
-      // a sub-millisecond busy wait
+    // The thread sleeps most of the wait (no CPU, no clock reads); the kernel wakes it a few tens
+    // of microseconds late at most, and the last of those is a busy wait again.
+    for (let left = until - monotonicMs(); left > 0; left = until - monotonicMs()) {
+      if (left > SLEEP_GRAIN_MS && sleepMs(left - SLEEP_GRAIN_MS)) continue;
+      while (monotonicMs() < until) {
+        // the last SLEEP_GRAIN_MS: a busy wait
+      }
     }
   },
 };
+
+/** How much of a sub-millisecond wait stays a busy wait: a futex's wake-up is this late at most, as a rule. */
+const SLEEP_GRAIN_MS = 0.1;
 
 /** Recent cut durations the lead is sized from. */
 const RECENT_CUTS = 16;

@@ -1,9 +1,10 @@
 // Intake (2,000 pre-signed ETH transfers, then 1,000 token transfers, from 10 senders as 10
-// concurrent streams), resident memory once those 3,000 are sealed, then reads under a
-// pipelined load, on the mock node (auto mode) and on Anvil (2 s block time) side by side.
+// concurrent streams; the median of 3 fresh nodes of each kind, run in turn), resident memory once
+// those 3,000 are sealed, then reads under a pipelined load, on the mock node (auto mode) and on
+// Anvil (2 s block time) side by side.
 import type { Figure, Row } from '../table';
 import { cpuTimeMs, rssMiB, startAnvilNode, startMockCli, withCpu, type BenchNode } from '../processes';
-import { call, pipelinedLoad, rpcBody } from '../rpcClient';
+import { call, median, pipelinedLoad, rpcBody } from '../rpcClient';
 import { deployBenchToken } from '../benchToken';
 import { devKeys, ethTransfers, nonces, SENDERS, sendStreams, tokenTransfers, waitSealed, warmLoadGenerator } from '../traffic';
 import { MOCK_TOKEN, NOT_INSTALLED, profileArgs, size, type BenchConfig } from './config';
@@ -11,12 +12,19 @@ import { MOCK_TOKEN, NOT_INSTALLED, profileArgs, size, type BenchConfig } from '
 const ethTransfersPerSender = (config: BenchConfig) => size(config, 200, 20);
 const tokenTransfersPerSender = (config: BenchConfig) => size(config, 100, 10);
 
+/** The intake rows are the median of this many fresh nodes of each kind, run alternately. */
+const intakeRuns = (config: BenchConfig) => size(config, 3, 1);
+
+interface IntakeFigures {
+  /** Accepted transactions per second (wall), and node CPU per accepted transaction (µs). */
+  eth: number;
+  token: number;
+  ethCpu: number;
+  tokenCpu: number;
+}
+
 interface NodeFigures {
-  eth: Figure;
-  token: Figure;
-  /** Node CPU per accepted transaction, µs. */
-  ethCpu: Figure;
-  tokenCpu: Figure;
+  intake: IntakeFigures[];
   rss: Figure;
   reads: Map<string, { rps: Figure; cpu: Figure }>;
 }
@@ -31,14 +39,14 @@ const READS: [label: string, method: string, params: (sender: string) => unknown
   ['eth_getBlockReceipts latest', 'eth_getBlockReceipts', () => ['latest']],
 ];
 
-async function intake(node: BenchNode, streams: string[][]): Promise<{ rate: Figure; cpu: Figure }> {
+async function intake(node: BenchNode, streams: string[][]): Promise<{ rate: number; cpu: number }> {
   const count = streams.reduce((n, s) => n + s.length, 0);
   const { cpuMs, value } = await withCpu(node.pid, () => sendStreams(node.url, streams));
-  const perTx = (cpuMs * 1000) / count;
-  return { rate: { value: count / (value.wallMs / 1000), cpu: `${Math.round(perTx)} µs CPU/tx` }, cpu: { value: perTx } };
+  return { rate: count / (value.wallMs / 1000), cpu: (cpuMs * 1000) / count };
 }
 
-async function measureNode(config: BenchConfig, node: BenchNode, token: string): Promise<NodeFigures> {
+/** A fresh node's intake: the ETH transfers, sealed, then the token transfers, sealed. */
+async function measureIntake(config: BenchConfig, node: BenchNode, token: string): Promise<IntakeFigures> {
   const keys = devKeys(SENDERS);
   const ethPerSender = ethTransfersPerSender(config);
   const tokenPerSender = tokenTransfersPerSender(config);
@@ -47,6 +55,12 @@ async function measureNode(config: BenchConfig, node: BenchNode, token: string):
   await waitSealed(node.url, keys, start.map((n) => n + ethPerSender));
   const tokens = await intake(node, await tokenTransfers(node.url, keys, token, tokenPerSender));
   await waitSealed(node.url, keys, start.map((n) => n + ethPerSender + tokenPerSender));
+  return { eth: eth.rate, token: tokens.rate, ethCpu: eth.cpu, tokenCpu: tokens.cpu };
+}
+
+/** Resident memory once the intake is sealed, then the reads under a pipelined load. */
+async function measureReads(config: BenchConfig, node: BenchNode): Promise<Pick<NodeFigures, 'rss' | 'reads'>> {
+  const keys = devKeys(SENDERS);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const rss = { value: rssMiB(node.pid) };
 
@@ -65,33 +79,76 @@ async function measureNode(config: BenchConfig, node: BenchNode, token: string):
     if (result.errors > 0) throw new Error(`${node.kind} ${label}: ${result.errors} errors`);
     reads.set(label, { rps: { value: result.rps, cpu: `p50 ${result.p50.toFixed(2)} ms` }, cpu: { value: (cpuMs * 1000) / result.requests } });
   }
-  return { eth: eth.rate, token: tokens.rate, ethCpu: eth.cpu, tokenCpu: tokens.cpu, rss, reads };
+  return { rss, reads };
+}
+
+/** One fresh mock node: its intake, and with `reads` its memory and reads too. */
+async function mockRun(config: BenchConfig, reads: true): Promise<NodeFigures>;
+async function mockRun(config: BenchConfig, reads: false): Promise<IntakeFigures>;
+async function mockRun(config: BenchConfig, reads: boolean): Promise<NodeFigures | IntakeFigures> {
+  const node = await startMockCli({ nodeArgs: profileArgs(config, 'intake') });
+  try {
+    const figures = await measureIntake(config, node, MOCK_TOKEN);
+    return reads ? { intake: [figures], ...(await measureReads(config, node)) } : figures;
+  } finally {
+    await node.stop();
+  }
+}
+
+/** One fresh Anvil, the bench's ERC-20 deployed on it: its intake, and with `reads` its memory and reads too. */
+async function anvilRun(config: BenchConfig, binary: string, reads: true): Promise<NodeFigures>;
+async function anvilRun(config: BenchConfig, binary: string, reads: false): Promise<IntakeFigures>;
+async function anvilRun(config: BenchConfig, binary: string, reads: boolean): Promise<NodeFigures | IntakeFigures> {
+  const node = await startAnvilNode(binary);
+  try {
+    const keys = devKeys(SENDERS);
+    // Deployed from an account outside the 10 senders, so their nonces start at 0 as on the mock node.
+    const [deployer] = devKeys(SENDERS + 1).slice(SENDERS);
+    await call(node.url, 'anvil_setBalance', [deployer.address, '0x' + (10n ** 22n).toString(16)]);
+    const token = await deployBenchToken(node.url, deployer, keys.map((k) => k.address), 10n ** 12n);
+    const figures = await measureIntake(config, node, token);
+    return reads ? { intake: [figures], ...(await measureReads(config, node)) } : figures;
+  } finally {
+    await node.stop();
+  }
+}
+
+/** The intake figures of several runs as the rows show them: the median of each. */
+function intakeFigures(runs: readonly IntakeFigures[]): { eth: Figure; token: Figure; ethCpu: Figure; tokenCpu: Figure } {
+  const m = (pick: (f: IntakeFigures) => number) => median(runs.map(pick));
+  const of = runs.length > 1 ? `, median of ${runs.length} fresh nodes` : '';
+  return {
+    eth: { value: m((f) => f.eth), cpu: `${Math.round(m((f) => f.ethCpu))} µs CPU/tx${of}` },
+    token: { value: m((f) => f.token), cpu: `${Math.round(m((f) => f.tokenCpu))} µs CPU/tx${of}` },
+    ethCpu: { value: m((f) => f.ethCpu) },
+    tokenCpu: { value: m((f) => f.tokenCpu) },
+  };
 }
 
 export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
   await warmLoadGenerator(size(config, 4, 1));
-  const mockNode = await startMockCli({ nodeArgs: profileArgs(config, 'intake') });
-  let mock: NodeFigures;
-  try {
-    mock = await measureNode(config, mockNode, MOCK_TOKEN);
-  } finally {
-    await mockNode.stop();
-  }
-  let anvil: NodeFigures | undefined;
   const binary = config.anvil;
-  if (binary) {
-    const anvilNode = await startAnvilNode(binary);
-    try {
-      const keys = devKeys(SENDERS);
-      // Deployed from an account outside the 10 senders, so their nonces start at 0 as on the mock node.
-      const [deployer] = devKeys(SENDERS + 1).slice(SENDERS);
-      await call(anvilNode.url, 'anvil_setBalance', [deployer.address, '0x' + (10n ** 22n).toString(16)]);
-      const token = await deployBenchToken(anvilNode.url, deployer, keys.map((k) => k.address), 10n ** 12n);
-      anvil = await measureNode(config, anvilNode, token);
-    } finally {
-      await anvilNode.stop();
-    }
+  const runs = intakeRuns(config);
+  // Fresh nodes, the mock node and Anvil in turn, so a change in the machine's load meets both; the
+  // last node of each kind stays for the memory and read rows.
+  const mockIntakes: IntakeFigures[] = [];
+  const anvilIntakes: IntakeFigures[] = [];
+  let mockLast: NodeFigures | undefined;
+  let anvilLast: NodeFigures | undefined;
+  for (let run = 0; run < runs; run++) {
+    const last = run === runs - 1;
+    if (last) {
+      mockLast = await mockRun(config, true);
+      mockIntakes.push(...mockLast.intake);
+    } else mockIntakes.push(await mockRun(config, false));
+    if (!binary) continue;
+    if (last) {
+      anvilLast = await anvilRun(config, binary, true);
+      anvilIntakes.push(...anvilLast.intake);
+    } else anvilIntakes.push(await anvilRun(config, binary, false));
   }
+  const mock = { ...intakeFigures(mockIntakes), rss: mockLast!.rss, reads: mockLast!.reads };
+  const anvil = anvilLast ? { ...intakeFigures(anvilIntakes), rss: anvilLast.rss, reads: anvilLast.reads } : undefined;
   const eth = ethTransfersPerSender(config) * SENDERS;
   const tokens = tokenTransfersPerSender(config) * SENDERS;
   const higher = (need: number) => (row: Row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value >= need * row.anvil.value : undefined);

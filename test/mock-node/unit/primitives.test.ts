@@ -59,6 +59,29 @@ describe('logs bloom and empty roots', () => {
     assert.equal(bloomOfLogs([]), '0x' + '00'.repeat(256));
   });
 
+  it('sets the yellow paper\'s bits for each value, the same when a value comes again and after its memory of values starts over', () => {
+    // The bits from scratch: keccak-256 (ethers) of the value's bytes, three 11-bit indexes from its first six bytes.
+    const expected = (values: string[]) => {
+      const bits = new Uint8Array(256);
+      for (const value of values) {
+        const hash = Buffer.from(keccak256(value).slice(2), 'hex');
+        for (let i = 0; i < 6; i += 2) {
+          const bit = ((hash[i] << 8) | hash[i + 1]) & 2047;
+          bits[255 - (bit >> 3)] |= 1 << (bit & 7);
+        }
+      }
+      return '0x' + Buffer.from(bits).toString('hex');
+    };
+    const token = '0x3600000000000000000000000000000000000000';
+    const transfer = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+    // More distinct values than the bloom remembers (4,096), the token's two among them again and again.
+    for (let i = 0; i < 5000; i++) {
+      const from = '0x' + i.toString(16).padStart(64, '0');
+      const log = { address: token, topics: [transfer, from] };
+      assert.equal(bloomOfLogs([log]), expected([token, transfer, from]), `log ${i}`);
+    }
+  });
+
   it('known constants: empty trie, empty code, empty uncles', async () => {
     assert.equal(EMPTY_TRIE_ROOT, keccak256(encodeRlp('0x')));
     assert.equal(EMPTY_CODE_HASH, keccak256('0x'));

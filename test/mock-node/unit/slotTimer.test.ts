@@ -212,4 +212,29 @@ describe('the system slot clock', () => {
     const [seconds, nanoseconds] = process.hrtime();
     assert.ok(Math.abs(seconds * 1000 + nanoseconds / 1e6 - monotonicMs()) < 1);
   });
+
+  it('a sub-millisecond wait returns at its time or after, never before, and at once for a time passed', () => {
+    for (const ahead of [0.02, 0.1, 0.3, 0.95, -1]) {
+      const until = monotonicMs() + ahead;
+      systemSlotClock.spin(until);
+      assert.ok(monotonicMs() >= until, `returned before ${ahead} ms had passed`);
+    }
+  });
+
+  it('sleeps most of a wait instead of reading the clock in a loop (Atomics.wait on a word nothing notifies)', () => {
+    const real = Atomics.wait;
+    const sleeps: number[] = [];
+    Atomics.wait = ((array: Int32Array, index: number, value: number, timeout?: number) => {
+      if (timeout !== undefined && timeout > 0) sleeps.push(timeout);
+      return real(array, index, value, timeout);
+    }) as typeof Atomics.wait;
+    try {
+      systemSlotClock.spin(monotonicMs() + 0.8);
+    } finally {
+      Atomics.wait = real;
+    }
+    assert.ok(sleeps.length >= 1, 'no sleep in a 0.8 ms wait');
+    // What it sleeps stops short of the end (the last tenth of a millisecond is a busy wait).
+    for (const ms of sleeps) assert.ok(ms > 0 && ms < 0.8, `slept ${ms} ms of 0.8`);
+  });
 });
