@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { bundleFileOf, cacheFileOf, cliWithCodeCache, STANDALONE_V8_FLAGS, trainCodeCache } from './mock-node/package/codeCache.mjs';
+import { bundleFileOf, cacheFileOf, cliWithCodeCache, trainCodeCache } from './mock-node/package/codeCache.mjs';
 
 // libsecp256k1 as WebAssembly (tiny-secp256k1, used by mock-node/execution/signatures.ts): the
 // bundles look for secp256k1.wasm beside themselves in dist/, where the build copies it.
@@ -171,8 +171,7 @@ const lazyBundles = (dir) => [
 ];
 
 const builds = sea ? [
-  // The single executable sets the CLI loader's V8 flags for itself (seaMain.ts).
-  { ...common, plugins: [wasmBesideBundle, seaAssets, seaLazyEthers], entryPoints: ['mock-node/seaMain.ts'], outfile: 'dist/mock-node-sea.js', define: { STANDALONE_V8_FLAGS: JSON.stringify(STANDALONE_V8_FLAGS) } },
+  { ...common, plugins: [wasmBesideBundle, seaAssets, seaLazyEthers], entryPoints: ['mock-node/seaMain.ts'], outfile: 'dist/mock-node-sea.js' },
   ...lazyBundles(SEA_ASSETS_DIR).map((b) => ({ ...b, sourcemap: false })),
 ] : [
   { ...common, entryPoints: ['mock-node/index.ts'], outfile: 'dist/mock-node-lib.js' },

@@ -138,18 +138,39 @@ export function banner(node: RunningMockNode): string {
 }
 
 /**
- * RSS: V8 doubles the young generation's semi-spaces (up to 16 MiB each) when its scavenges see
- * many survivors, as a burst of transactions makes them, and those pages stay resident. Once
- * listening, the CLI keeps them at their start size (1 MiB): `--semi-space-growth-factor=1` set at
- * run time (on the command line V8 raises that flag to 2 when the heap is set up, so it has to be
- * set here). Not when the user sized the young generation on Node's command line, and not in the
- * code cache's training run (V8 stamps the flags on the cache: another flag would refuse it).
+ * V8's interrupt budget for a node process of its own (the CLI and the single executable; never a
+ * process that embeds the node, like the VS Code extension host). V8 sends a function to TurboFan
+ * once it has run its budget of bytecode (about 66 KB by default); a server that lives for hours
+ * earns that back many times over. A dev node mostly lives for a test file or a suite: on a fresh
+ * node's first few thousand requests, TurboFan compiling about 115 functions (a sixth of them
+ * Node's own stream, socket and timer code) cost more CPU than their optimized code saved
+ * (callgrind, first 2,000 ETH transfers: 1.05 G of the 1.63 G instructions by which they exceeded
+ * a warm node's). Sixteen times the budget leaves TurboFan only what stays hot, and Sparkplug
+ * (V8's baseline compiler, cheap) runs the rest; README "Performance" gives what it changed on a
+ * fresh node and on a warm one.
  */
-function keepYoungGenerationSmall(): void {
-  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  if (/semi-space/.test(flags) || process.env.CHAIN_MOCK_NODE_WRITE_CODE_CACHE) return;
-  // After the first answers: node:v8 is not needed for them.
-  setTimeout(() => (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1'), 200).unref();
+export const STANDALONE_V8_FLAGS = '--interrupt-budget=1081344';
+
+/**
+ * V8 flags the CLI sets for its own process once listening (node:v8 takes 4 ms to load: not on the
+ * way to the first answer), each unless the same was given on Node's command line:
+ * - STANDALONE_V8_FLAGS (above);
+ * - RSS: V8 doubles the young generation's semi-spaces (up to 16 MiB each) when its scavenges see
+ *   many survivors, as a burst of transactions makes them, and those pages stay resident. The CLI
+ *   keeps them at their start size (1 MiB): `--semi-space-growth-factor=1` set at run time (on the
+ *   command line V8 raises that flag to 2 when the heap is set up, so it has to be set here).
+ * None in the code cache's training run: V8 stamps the flags on the cache, and the cache must be
+ * the one a plain start compiles with (the budget changes no bytecode).
+ */
+function tuneV8(logger: { debug(message: string, fields?: Record<string, unknown>): void }): void {
+  if (process.env.CHAIN_MOCK_NODE_WRITE_CODE_CACHE) return;
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+  const flags = [...(/semi-space/.test(given) ? [] : ['--semi-space-growth-factor=1']), ...(/interrupt-budget/.test(given) ? [] : [STANDALONE_V8_FLAGS])];
+  setTimeout(() => {
+    const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
+    for (const flag of flags) setFlagsFromString(flag);
+    logger.debug('v8 flags', { set: flags.length > 0 ? flags.join(' ') : 'none (given on the command line)' });
+  }, 200).unref();
 }
 
 export async function main(): Promise<void> {
@@ -185,13 +206,10 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  keepYoungGenerationSmall();
+  tuneV8(node.core.logger);
   // What the loader of dist/mock-node.js did with V8's code cache (mock-node/package/codeCache.mjs).
   const codeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.codeCache')];
   if (typeof codeCache === 'string') node.core.logger.debug('code cache', { status: codeCache });
-  // The V8 flags the loader (or the single executable) set for this process: STANDALONE_V8_FLAGS.
-  const v8Flags = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.v8Flags')];
-  if (typeof v8Flags === 'string') node.core.logger.debug('v8 flags', { set: v8Flags });
   node.core.logger.debug('keccak', { backend: keccakBackend() });
   if (node.options.jsonLogs) {
     // The log never holds the key (it is scrubbed): what a test harness needs, the full dedicated

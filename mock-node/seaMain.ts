@@ -13,14 +13,11 @@
 // uses the WebAssembly (or JavaScript) backend.
 import './singleExecutableMark';
 import { dirname } from 'node:path';
-import { setFlagsFromString, startupSnapshot } from 'node:v8';
+import { startupSnapshot } from 'node:v8';
 import { main, parseCommandLine } from './cli';
 import { reloadKeccakBackend } from './chain/keccak';
 import { useAddonFolder } from './execution/secp256k1Addon';
 import { createMockNodeCore } from './node';
-
-/** The CLI loader's V8 flags (STANDALONE_V8_FLAGS of mock-node/package/codeCache.mjs), put here by esbuild.mjs. */
-declare const STANDALONE_V8_FLAGS: string;
 
 /**
  * At build time, runs the start-up path once on a throwaway core (no server, no timers, a fixed
@@ -41,9 +38,6 @@ async function compileStartupPath(): Promise<void> {
 if (startupSnapshot.isBuildingSnapshot()) {
   void compileStartupPath();
   startupSnapshot.setDeserializeMainFunction(() => {
-    // The executable takes no Node options: the CLI loader's tiering, set the same way.
-    setFlagsFromString(STANDALONE_V8_FLAGS);
-    (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.v8Flags')] = STANDALONE_V8_FLAGS;
     useAddonFolder(dirname(process.execPath));
     // WebAssembly does not exist while Node builds the snapshot: the hashes of the build ran on the
     // JavaScript keccak, a choice the executable must not keep.

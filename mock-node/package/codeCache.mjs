@@ -17,20 +17,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
-/**
- * V8 flags the CLI loader and the single executable set for themselves (never a process that
- * embeds the node, like the VS Code extension host). V8 sends a function to TurboFan once it has
- * run its interrupt budget of bytecode (about 66 KB by default); a server process that lives for
- * hours earns that back many times over. A dev node mostly lives for a test file or a suite: on a
- * fresh node's first few thousand requests, TurboFan compiling about 115 functions (a sixth of them
- * Node's own stream, socket and timer code) cost more CPU than their optimized code saved
- * (callgrind, first 2,000 ETH transfers: 1.05 G of the 1.63 G instructions by which they exceeded
- * a warm node's). Sixteen times the budget leaves TurboFan only what stays hot, and Sparkplug
- * (V8's baseline compiler, cheap) runs the rest; README "Performance" gives what it changed on a
- * fresh node and on a warm one.
- */
-export const STANDALONE_V8_FLAGS = '--interrupt-budget=1081344';
-
 /** The environment variable under which the training run writes the cache (build time only). */
 export const TRAIN_ENV = 'CHAIN_MOCK_NODE_WRITE_CODE_CACHE';
 
@@ -59,15 +45,6 @@ const BUILD = ${JSON.stringify(`chain-mock-node code cache ${build}\n`)};
 (() => {
   const { readFileSync, writeFileSync } = require("fs");
   const { Script } = require("vm");
-  // V8's tiering for a node process of its own (STANDALONE_V8_FLAGS in codeCache.mjs says why),
-  // set before the bundle is compiled: the code cache was made under the same flags. Flags given
-  // to node itself on its command line win.
-  let v8Flags = "command line";
-  if (!process.execArgv.some((flag) => flag.startsWith("--interrupt-budget"))) {
-    v8Flags = ${JSON.stringify(STANDALONE_V8_FLAGS)};
-    require("v8").setFlagsFromString(v8Flags);
-  }
-  globalThis[Symbol.for("chain-mock-node.v8Flags")] = v8Flags;
   const base = __filename.replace(/\\.js$/, "");
   let bundle;
   try {
