@@ -152,25 +152,52 @@ export function banner(node: RunningMockNode): string {
 export const STANDALONE_V8_FLAGS = '--interrupt-budget=1081344';
 
 /**
- * V8 flags the CLI sets for its own process once listening (node:v8 takes 4 ms to load: not on the
- * way to the first answer), each unless the same was given on Node's command line:
- * - STANDALONE_V8_FLAGS (above);
- * - RSS: V8 doubles the young generation's semi-spaces (up to 16 MiB each) when its scavenges see
- *   many survivors, as a burst of transactions makes them, and those pages stay resident. The CLI
- *   keeps them at their start size (1 MiB): `--semi-space-growth-factor=1` set at run time (on the
- *   command line V8 raises that flag to 2 when the heap is set up, so it has to be set here).
- * None in the code cache's training run: V8 stamps the flags on the cache, and the cache must be
- * the one a plain start compiles with (the budget changes no bytecode).
+ * V8's own interrupt budget (66 KB, the default of Node 20's V8 and of the V8 versions around it),
+ * given back once a node has lived LONG_LIVED_MS: a node that runs that long (a demo, a dev server
+ * left open) is past any test file's life, and its hot paths are worth TurboFan's full work.
  */
+const V8_DEFAULT_BUDGET = '--interrupt-budget=67584';
+export const LONG_LIVED_MS = 10 * 60_000;
+
+/**
+ * The V8 flags the CLI sets for its own process, each unless the same was given on Node's command
+ * line (`given`: its execArgv and NODE_OPTIONS):
+ * - once listening (node:v8 takes 4 ms to load: not on the way to the first answer):
+ *   - STANDALONE_V8_FLAGS (above);
+ *   - RSS: V8 doubles the young generation's semi-spaces (up to 16 MiB each) when its scavenges
+ *     see many survivors, as a burst of transactions makes them, and those pages stay resident.
+ *     The CLI keeps them at their start size (1 MiB): `--semi-space-growth-factor=1` set at run
+ *     time (on the command line V8 raises that flag to 2 when the heap is set up, so it has to be
+ *     set here);
+ * - after LONG_LIVED_MS, V8's own budget again (when the CLI had raised it).
+ * tuneV8 sets none in the code cache's training run: V8 stamps the flags on the cache, and the
+ * cache must be the one a plain start compiles with (the budget changes no bytecode).
+ */
+export function standaloneV8Flags(given: string): { listening: string[]; longLived: string[] } {
+  const budget = !/interrupt-budget/.test(given);
+  return {
+    listening: [...(/semi-space/.test(given) ? [] : ['--semi-space-growth-factor=1']), ...(budget ? [STANDALONE_V8_FLAGS] : [])],
+    longLived: budget ? [V8_DEFAULT_BUDGET] : [],
+  };
+}
+
 function tuneV8(logger: { debug(message: string, fields?: Record<string, unknown>): void }): void {
   if (process.env.CHAIN_MOCK_NODE_WRITE_CODE_CACHE) return;
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  const flags = [...(/semi-space/.test(given) ? [] : ['--semi-space-growth-factor=1']), ...(/interrupt-budget/.test(given) ? [] : [STANDALONE_V8_FLAGS])];
-  setTimeout(() => {
+  const plan = standaloneV8Flags([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
+  const set = (flags: string[]) => {
     const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
     for (const flag of flags) setFlagsFromString(flag);
-    logger.debug('v8 flags', { set: flags.length > 0 ? flags.join(' ') : 'none (given on the command line)' });
+  };
+  setTimeout(() => {
+    set(plan.listening);
+    logger.debug('v8 flags', { set: plan.listening.length > 0 ? plan.listening.join(' ') : 'none (given on the command line)' });
   }, 200).unref();
+  if (plan.longLived.length > 0) {
+    setTimeout(() => {
+      set(plan.longLived);
+      logger.debug('v8 flags, a long-lived node', { set: plan.longLived.join(' ') });
+    }, LONG_LIVED_MS).unref();
+  }
 }
 
 export async function main(): Promise<void> {
