@@ -2,10 +2,11 @@
 // from the well-known dev accounts, signed before any timing starts (ethers builds and hashes
 // each transaction, libsecp256k1 (tiny-secp256k1) signs it, so signing 10,000s stays quick), and a sender that
 // submits them as 10 concurrent streams, one per sender, each in nonce order.
+import { spawn } from 'node:child_process';
 import * as ecc from 'tiny-secp256k1';
 import { HDNodeWallet, Interface, Mnemonic, Signature, Transaction, TypedDataEncoder, getBytes, hexlify, randomBytes } from 'ethers';
 import { DEFAULT_MNEMONIC, STABLE_TOKEN_ABI, TYPED_DATA_TYPES } from '../../mock-node/index';
-import { call, post, rpcBody } from './rpcClient';
+import { call, freePort, post, rpcBody, waitForAnswer } from './rpcClient';
 
 export const CHAIN_ID = 31337n;
 export const SENDERS = 10;
@@ -136,8 +137,6 @@ export async function waitSealed(url: string, keys: readonly DevKey[], expected:
  * server of fixed answers in a child process, so neither node sees a request of it.
  */
 export async function warmLoadGenerator(rounds = 4): Promise<void> {
-  const { spawn } = await import('node:child_process');
-  const { freePort, waitForAnswer } = await import('./rpcClient');
   const port = await freePort();
   const hash = `0x${'ab'.repeat(32)}`;
   const server = `require('node:http').createServer((q, r) => { q.resume(); q.on('end', () => r.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":"${hash}"}')); }).listen(${port}, '127.0.0.1');`;

@@ -82,35 +82,26 @@ async function measureReads(config: BenchConfig, node: BenchNode): Promise<Pick<
   return { rss, reads };
 }
 
-/** One fresh mock node: its intake, and with `reads` its memory and reads too. */
-async function mockRun(config: BenchConfig, reads: true): Promise<NodeFigures>;
-async function mockRun(config: BenchConfig, reads: false): Promise<IntakeFigures>;
-async function mockRun(config: BenchConfig, reads: boolean): Promise<NodeFigures | IntakeFigures> {
-  const node = await startMockCli({ nodeArgs: profileArgs(config, 'intake') });
+/**
+ * One fresh node (`start`; `token` gives the token its transfers go to): its intake, and with
+ * `reads` its memory and reads too.
+ */
+async function freshRun(config: BenchConfig, start: () => Promise<BenchNode>, token: (node: BenchNode) => Promise<string>, reads: boolean): Promise<NodeFigures | IntakeFigures> {
+  const node = await start();
   try {
-    const figures = await measureIntake(config, node, MOCK_TOKEN);
+    const figures = await measureIntake(config, node, await token(node));
     return reads ? { intake: [figures], ...(await measureReads(config, node)) } : figures;
   } finally {
     await node.stop();
   }
 }
 
-/** One fresh Anvil, the bench's ERC-20 deployed on it: its intake, and with `reads` its memory and reads too. */
-async function anvilRun(config: BenchConfig, binary: string, reads: true): Promise<NodeFigures>;
-async function anvilRun(config: BenchConfig, binary: string, reads: false): Promise<IntakeFigures>;
-async function anvilRun(config: BenchConfig, binary: string, reads: boolean): Promise<NodeFigures | IntakeFigures> {
-  const node = await startAnvilNode(binary);
-  try {
-    const keys = devKeys(SENDERS);
-    // Deployed from an account outside the 10 senders, so their nonces start at 0 as on the mock node.
-    const [deployer] = devKeys(SENDERS + 1).slice(SENDERS);
-    await call(node.url, 'anvil_setBalance', [deployer.address, '0x' + (10n ** 22n).toString(16)]);
-    const token = await deployBenchToken(node.url, deployer, keys.map((k) => k.address), 10n ** 12n);
-    const figures = await measureIntake(config, node, token);
-    return reads ? { intake: [figures], ...(await measureReads(config, node)) } : figures;
-  } finally {
-    await node.stop();
-  }
+/** The bench's ERC-20 on a fresh Anvil, deployed from an account outside the 10 senders (their nonces start at 0, as on the mock node). */
+async function deployAnvilToken(node: BenchNode): Promise<string> {
+  const keys = devKeys(SENDERS);
+  const [deployer] = devKeys(SENDERS + 1).slice(SENDERS);
+  await call(node.url, 'anvil_setBalance', [deployer.address, '0x' + (10n ** 22n).toString(16)]);
+  return deployBenchToken(node.url, deployer, keys.map((k) => k.address), 10n ** 12n);
 }
 
 /** The intake figures of several runs as the rows show them: the median of each. */
@@ -135,17 +126,20 @@ export async function intakeAndReads(config: BenchConfig): Promise<Row[]> {
   const anvilIntakes: IntakeFigures[] = [];
   let mockLast: NodeFigures | undefined;
   let anvilLast: NodeFigures | undefined;
+  const mockStart = () => startMockCli({ nodeArgs: profileArgs(config, 'intake') });
   for (let run = 0; run < runs; run++) {
     const last = run === runs - 1;
-    if (last) {
-      mockLast = await mockRun(config, true);
-      mockIntakes.push(...mockLast.intake);
-    } else mockIntakes.push(await mockRun(config, false));
+    const mockRun = await freshRun(config, mockStart, async () => MOCK_TOKEN, last);
+    if ('intake' in mockRun) {
+      mockLast = mockRun;
+      mockIntakes.push(...mockRun.intake);
+    } else mockIntakes.push(mockRun);
     if (!binary) continue;
-    if (last) {
-      anvilLast = await anvilRun(config, binary, true);
-      anvilIntakes.push(...anvilLast.intake);
-    } else anvilIntakes.push(await anvilRun(config, binary, false));
+    const anvilRun = await freshRun(config, () => startAnvilNode(binary), deployAnvilToken, last);
+    if ('intake' in anvilRun) {
+      anvilLast = anvilRun;
+      anvilIntakes.push(...anvilRun.intake);
+    } else anvilIntakes.push(anvilRun);
   }
   const mock = { ...intakeFigures(mockIntakes), rss: mockLast!.rss, reads: mockLast!.reads };
   const anvil = anvilLast ? { ...intakeFigures(anvilIntakes), rss: anvilLast.rss, reads: anvilLast.reads } : undefined;
