@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { bundleFileOf, cacheFileOf, cliWithCodeCache, trainCodeCache } from './mock-node/package/codeCache.mjs';
+import { buildRecoverAddon } from './mock-node/native/build.mjs';
 
 // libsecp256k1 as WebAssembly (tiny-secp256k1, used by mock-node/execution/signatures.ts): the
 // bundles look for secp256k1.wasm beside themselves in dist/, where the build copies it.
@@ -199,6 +200,8 @@ if (!watch) {
 mkdirSync('dist', { recursive: true });
 copyFileSync(SECP256K1_WASM, join('dist', 'secp256k1.wasm'));
 cpSync(SECP256K1_PREBUILDS, join('dist', 'prebuilds'), { recursive: true });
+// Our faster build of the same library, beside them where this machine can compile it.
+buildRecoverAddon(join('dist', 'prebuilds'));
 
 /** Writes the CLI (loader and bundle); the cache of an earlier build no longer fits it. */
 function writeCli(result) {

@@ -7,6 +7,7 @@ export type { MockNodeOptions, MockNodeOptionsInput, PendingIdentity, PendingNon
 export type { LogEntry, LogLevel, LogSink, LogThreshold, Logger } from './logger';
 /** Which ECDSA recovery the node runs: 'wasm' (libsecp256k1) or 'js' (the fallback). */
 export { recoveryBackend } from './execution/signatures';
+export { addonStatus } from './execution/secp256k1Addon';
 // The token kit (ABI, typed data, slots, signature rules, units, event decoding): the one source
 // the node's token and the extension both use. The extension imports mock-node/tokenKit/index.ts
 // itself, which is light; this module would load the whole node.

@@ -1,15 +1,17 @@
 // Sender and signer recovery (mock-node/execution/signatures.ts): libsecp256k1 as a native addon,
 // as WebAssembly and the JavaScript fallback give ethers' answers and refuse signatures that match
 // no key; the bundles load the addon from dist/prebuilds (on linux-x64 a test fails if it does
-// not), fall back to WebAssembly without it (or with a broken file), to JavaScript without the
-// WebAssembly file too, and the CLI bundle still takes transactions then.
+// not, or if our own build, chain-recover.node, was not made and preferred), fall back to the
+// package's binary without ours, to WebAssembly without either (or with broken files), to
+// JavaScript without the WebAssembly file too, and the CLI bundle still takes transactions then.
+// Our build answers as the package's binary does, and refuses bad arguments with a TypeError.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getBytes, keccak256, randomBytes, Transaction, Wallet } from 'ethers';
-import { addonStatus, prebuildFiles } from '../../../mock-node/execution/secp256k1Addon';
+import { addonStatus, openSecp256k1Addon, OWN_ADDON_FILE, prebuildFiles } from '../../../mock-node/execution/secp256k1Addon';
 import { RECOVERY_BACKENDS, recoverSigner, recoveryBackend, type RecoveryBackend } from '../../../mock-node/execution/signatures';
 import { CLI, ensureCliBuilt, ROOT } from '../../helpers/cli';
 import { rpc } from '../../helpers/rpc';
@@ -20,38 +22,119 @@ const word = (value: bigint) => getBytes('0x' + value.toString(16).padStart(64, 
 /** linux-x64, darwin-arm64 and win32-x64: the platforms the secp256k1 package ships a binary for. */
 const NATIVE_HERE = ['linux-x64', 'darwin-arm64', 'win32-x64'].includes(`${process.platform}-${process.arch}`);
 const EXPECTED = NATIVE_HERE ? 'native' : 'wasm';
+/** Where mock-node/native/build.mjs builds our addon, and must (CI installs a C compiler and libgmp-dev). */
+const OWN_BUILD_HERE = process.platform === 'linux' && process.arch === 'x64';
+const PREBUILDS = join(ROOT, 'dist', 'prebuilds');
+const OWN_ADDON = join(PREBUILDS, `${process.platform}-${process.arch}`, OWN_ADDON_FILE);
+const PACKAGE_ADDON = join(PREBUILDS, prebuildFiles()[1] ?? '');
 
-/** recoveryBackend() of a copy of dist/mock-node-lib.js in a folder of its own, holding `beside` from dist/ too. */
+/** recoveryBackend() of a copy of dist/mock-node-lib.js in a folder of its own, holding `beside` from dist/ too (those there). */
 function bundleBackendWith(beside: string[], prepare?: (dir: string) => void): string {
+  return bundleRecoveryWith(beside, prepare).backend;
+}
+
+/** bundleBackendWith, with the bundle's addonStatus() too. */
+function bundleRecoveryWith(beside: string[], prepare?: (dir: string) => void): { backend: string; status: string } {
   ensureCliBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'mock-node-recovery-'));
   try {
     for (const file of ['mock-node-lib.js', ...beside]) {
+      if (!existsSync(join(ROOT, 'dist', file))) continue;
       mkdirSync(join(dir, file, '..'), { recursive: true });
       copyFileSync(join(ROOT, 'dist', file), join(dir, file));
     }
     prepare?.(dir);
-    return execFileSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(join(dir, 'mock-node-lib.js'))}).recoveryBackend())`], { cwd: dir }).toString().trim();
+    const script = `const lib = require(${JSON.stringify(join(dir, 'mock-node-lib.js'))}); console.log(JSON.stringify({ backend: lib.recoveryBackend(), status: lib.addonStatus() }))`;
+    return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: dir }).toString());
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Whether a running process has a secp256k1 Node-API binary mapped (Linux: /proc/PID/maps). */
+/** Whether a running process has a secp256k1 Node-API binary (ours or the package's) mapped (Linux: /proc/PID/maps). */
 function nativeAddonMapped(pid: number): boolean {
-  return /secp256k1[^/\n]*\.node/.test(readFileSync(`/proc/${pid}/maps`, 'utf8'));
+  return /(secp256k1[^/\n]*|chain-recover)\.node/.test(readFileSync(`/proc/${pid}/maps`, 'utf8'));
 }
 
 describe('signature recovery', () => {
   it(`uses the ${EXPECTED} backend here (${process.platform}-${process.arch})`, () => {
     assert.equal(recoveryBackend(), EXPECTED, addonStatus());
-    if (NATIVE_HERE) assert.match(addonStatus(), /^loaded .*secp256k1[.\w]*\.node$/);
+    if (OWN_BUILD_HERE) assert.match(addonStatus(), /^loaded .*chain-recover\.node$/);
+    else if (NATIVE_HERE) assert.match(addonStatus(), /^loaded .*secp256k1[.\w]*\.node$/);
   });
 
-  it('names the prebuilt binaries of each platform, the glibc one first on Linux', () => {
-    assert.deepEqual(prebuildFiles('linux', 'x64'), [join('linux-x64', 'secp256k1.glibc.node'), join('linux-x64', 'secp256k1.musl.node')]);
-    assert.deepEqual(prebuildFiles('darwin', 'arm64'), [join('darwin-arm64', 'secp256k1.node')]);
-    assert.deepEqual(prebuildFiles('win32', 'x64'), [join('win32-x64', 'secp256k1.node')]);
+  it('names our own build, then the prebuilt binaries of each platform (the glibc one first on Linux)', () => {
+    assert.deepEqual(prebuildFiles('linux', 'x64'), [join('linux-x64', OWN_ADDON_FILE), join('linux-x64', 'secp256k1.glibc.node'), join('linux-x64', 'secp256k1.musl.node')]);
+    assert.deepEqual(prebuildFiles('darwin', 'arm64'), [join('darwin-arm64', OWN_ADDON_FILE), join('darwin-arm64', 'secp256k1.node')]);
+    assert.deepEqual(prebuildFiles('win32', 'x64'), [join('win32-x64', OWN_ADDON_FILE), join('win32-x64', 'secp256k1.node')]);
+  });
+
+  (OWN_BUILD_HERE ? describe : describe.skip)('our own build (mock-node/native/recover.c, dist/prebuilds/…/chain-recover.node)', () => {
+    before(() => ensureCliBuilt());
+
+    it('was built by esbuild.mjs and links GMP', () => {
+      assert.ok(existsSync(OWN_ADDON), `${OWN_ADDON} missing: see the build's "chain-recover addon not built" line`);
+      assert.match(execFileSync('ldd', [OWN_ADDON]).toString(), /libgmp\.so\.10/);
+    });
+
+    it('answers as the package\'s binary for 300 random signatures and digests, valid or not', () => {
+      const ours = openSecp256k1Addon(OWN_ADDON);
+      const theirs = openSecp256k1Addon(PACKAGE_ADDON);
+      let recovered = 0;
+      for (let i = 0; i < 300; i++) {
+        const signature = randomBytes(64);
+        const digest = randomBytes(32);
+        const a = new Uint8Array(65);
+        const b = new Uint8Array(65);
+        const code = ours.ecdsaRecover(a, signature, i % 2, digest);
+        assert.equal(theirs.ecdsaRecover(b, signature, i % 2, digest), code, `signature ${i}`);
+        assert.deepEqual(a, b, `key ${i}`);
+        if (code === 0) recovered++;
+      }
+      assert.ok(recovered > 100, `${recovered} of 300 recovered`);
+    });
+
+    it('recovers the keys of 20 random wallets', () => {
+      const ours = openSecp256k1Addon(OWN_ADDON);
+      for (let i = 0; i < 20; i++) {
+        const wallet = Wallet.createRandom();
+        const digest = keccak256(randomBytes(40));
+        const sig = wallet.signingKey.sign(digest);
+        const key = new Uint8Array(65);
+        assert.equal(ours.ecdsaRecover(key, getBytes(sig.r + sig.s.slice(2)), sig.yParity, getBytes(digest)), 0);
+        assert.equal(Buffer.from(key).toString('hex'), wallet.signingKey.publicKey.slice(2));
+      }
+    });
+
+    it('answers 1 for a signature that does not parse, 2 for an r off the curve, and throws a TypeError for bad arguments', () => {
+      const ours = openSecp256k1Addon(OWN_ADDON);
+      const out = new Uint8Array(65);
+      const digest = new Uint8Array(32).fill(7);
+      assert.equal(ours.ecdsaRecover(out, new Uint8Array(64).fill(0xff), 0, digest), 1);
+      assert.equal(ours.ecdsaRecover(out, new Uint8Array(64), 0, digest), 2);
+      assert.deepEqual(out, new Uint8Array(65), 'nothing written');
+      const call = (...args: unknown[]) => (ours.ecdsaRecover as (...a: unknown[]) => number)(...args);
+      for (const args of [
+        [],
+        [out, new Uint8Array(64), 0],
+        [new Uint8Array(64), new Uint8Array(64), 0, digest],
+        [new Uint16Array(65), new Uint8Array(64), 0, digest],
+        [out, new Uint8Array(63), 0, digest],
+        [out, 'not bytes', 0, digest],
+        [out, new Uint8Array(64), 4, digest],
+        [out, new Uint8Array(64), -1, digest],
+        [out, new Uint8Array(64), 'one', digest],
+        [out, new Uint8Array(64), 0, new Uint8Array(33)],
+      ]) {
+        assert.throws(() => call(...args), TypeError, JSON.stringify(args.map((a) => (a as { length?: number })?.length ?? a)));
+      }
+    });
+
+    it('a bundle with only the package\'s binary beside it (ours not built there) loads that one', () => {
+      const { backend, status } = bundleRecoveryWith(['secp256k1.wasm', ...prebuildFiles().slice(1).map((file) => join('prebuilds', file))]);
+      assert.equal(backend, 'native');
+      assert.match(status, /secp256k1\.glibc\.node$/);
+    });
   });
 
   for (const kind of RECOVERY_BACKENDS.filter((k) => k !== 'native' || NATIVE_HERE)) {
@@ -90,7 +173,9 @@ describe('signature recovery', () => {
 
   it(`a bundle copied with prebuilds/ and secp256k1.wasm beside it loads the ${EXPECTED} backend from there`, () => {
     const prebuilds = prebuildFiles().map((file) => join('prebuilds', file));
-    assert.equal(bundleBackendWith(['secp256k1.wasm', ...(NATIVE_HERE ? prebuilds : [])]), EXPECTED);
+    const { backend, status } = bundleRecoveryWith(['secp256k1.wasm', ...(NATIVE_HERE ? prebuilds : [])]);
+    assert.equal(backend, EXPECTED);
+    if (OWN_BUILD_HERE) assert.match(status, /chain-recover\.node$/);
   });
 
   it('without prebuilds/ beside it, the bundle falls back to WebAssembly', () => {
