@@ -20,8 +20,15 @@ const SUPPORTED_TYPES = new Set([0, 1, 2]);
  * take goes through ethers, which names the problem (or reads the rare form the lean one leaves).
  */
 export function decodeRawTransaction(raw: string): TransactionRecord {
-  const lean = decodeLean(raw.toLowerCase());
-  return lean ?? decodeWithEthers(raw);
+  return decodeLowercaseRawTransaction(raw.toLowerCase());
+}
+
+/**
+ * decodeRawTransaction of hex already in lowercase (what parseSignedTransaction answers): the
+ * JSON-RPC path, which would otherwise copy every transaction's text a second time.
+ */
+export function decodeLowercaseRawTransaction(raw: string): TransactionRecord {
+  return decodeLean(raw) ?? decodeWithEthers(raw);
 }
 
 /** Reads a transaction with ethers' Transaction parser: the reference, and the error messages. */

@@ -6,7 +6,7 @@ import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
 import type { AccessList, BlockRecord, TransactionRecord } from '../../chain/types';
 import { ChainError } from '../../chain/errors';
 import { simulateCall, type SimulateOptions } from '../../execution/call';
-import { decodeRawTransaction, fromEthers, impersonatedTransaction } from '../../execution/transaction';
+import { decodeLowercaseRawTransaction, fromEthers, impersonatedTransaction } from '../../execution/transaction';
 import { stateBlock } from '../blockResolution';
 import { RpcError, invalidInput, invalidParams } from '../errors';
 import {
@@ -175,7 +175,7 @@ function acceptRaw(node: MethodContext['node'], tx: TransactionRecord): Hex | Pr
 }
 
 export const transactionMethods: MethodTable = {
-  eth_sendRawTransaction: (params, { node }) => acceptRaw(node, decodeRawTransaction(parseSignedTransaction(params[0], 0))),
+  eth_sendRawTransaction: (params, { node }) => acceptRaw(node, decodeLowercaseRawTransaction(parseSignedTransaction(params[0], 0))),
   eth_sendTransaction: sendTransaction,
   eth_sendRawTransactionSync: async (params, { node }) => {
     const raw = parseSignedTransaction(params[0], 0);
@@ -189,7 +189,7 @@ export const transactionMethods: MethodTable = {
       }
       timeout = params[1];
     }
-    const hash = await acceptRaw(node, decodeRawTransaction(raw));
+    const hash = await acceptRaw(node, decodeLowercaseRawTransaction(raw));
     try {
       await node.chain.waitForPreconfirmation(hash, timeout);
     } catch (error) {

@@ -43,6 +43,24 @@ describe('transaction intake', () => {
     assert.equal(await rpc(node.url, 'eth_getBalance', [to, 'latest']), '0x3');
   });
 
+  it('takes raw bytes in any hex case (both RPC paths)', async () => {
+    const first = await sign({ nonce: 0 });
+    const second = await sign({ nonce: 1 });
+    const shout = (raw: string) => '0x' + raw.slice(2).toUpperCase();
+    const hash = await rpc(node.url, 'eth_sendRawTransaction', [shout(first)]);
+    assert.equal(hash, keccak256(first));
+    // This node mines on request: the synchronous call answers once evm_mine has sealed it.
+    const syncing = rpc(node.url, 'eth_sendRawTransactionSync', [shout(second)]);
+    while ((await rpc(node.url, 'eth_getTransactionCount', [wallet.address, 'pending'])) !== '0x2') await new Promise((resolve) => setTimeout(resolve, 10));
+    await rpc(node.url, 'evm_mine');
+    const receipt = await syncing;
+    assert.equal(receipt.transactionHash, keccak256(second));
+    for (const [h, nonce] of [[hash, '0x0'], [receipt.transactionHash, '0x1']]) {
+      const tx = await rpc(node.url, 'eth_getTransactionByHash', [h]);
+      assert.deepEqual([tx.from, tx.to, tx.nonce], [wallet.address.toLowerCase(), to, nonce]);
+    }
+  });
+
   const rejections: [string, () => Promise<string>, RegExp][] = [
     ['a wrong chain id', () => sign({ chainId: 1 }), /^invalid chain id for signer: have 1 want 31337$/],
     ['intrinsic gas too low', () => sign({ gasLimit: 20_000 }), /^intrinsic gas too low: gas 20000, minimum needed 21000$/],
