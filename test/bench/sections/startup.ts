@@ -1,6 +1,7 @@
 // Start-up: wall time from spawning the process to its first eth_chainId answer, median of 7, with
 // the CPU the process had used by then: the CLI bundle on Node, the single executable (when
-// `npm run build:sea` has built it) and Anvil.
+// `npm run build:sea` has built it) and Anvil. Two reference rows, not the mock node, give the
+// runtime's own floor: a bare Node HTTP server, and the same server as an empty single executable.
 //
 // NODE_EXTRA_CA_CERTS: when it is set, Node reads and parses that certificate file at every start,
 // before any of the node's own code (on this project's machines it names the system bundle of 144
@@ -10,6 +11,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeSingleExecutable } from '../../../mock-node/package/seaExecutable.mjs';
 import { MOCK_CLI, timeToFirstAnswer } from '../processes';
 import { freePort, median } from '../rpcClient';
 import { fmt, type Row } from '../table';
@@ -58,6 +60,23 @@ async function bareNodeServer(runs: number): Promise<Start> {
   }
 }
 
+/**
+ * The same bare server as a single executable of this Node (no startup snapshot: for a program
+ * this small one only adds its deserialisation), made in a temporary folder the way
+ * `npm run build:sea` makes the mock node's: the floor of any single executable here.
+ */
+async function emptySingleExecutable(runs: number): Promise<Start> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-empty-sea-'));
+  try {
+    const main = join(dir, 'bare-server.js');
+    writeFileSync(main, BARE_SERVER);
+    const executable = makeSingleExecutable({ main, useSnapshot: false }, join(dir, 'bare-server'), { stdio: 'pipe' });
+    return await medianStart(runs, executable, (port) => ['--port', String(port)], withoutCaFile);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const cpuText = (start: Start) => (Number.isFinite(start.cpuMs) ? `${fmt(start.cpuMs)} ms CPU` : undefined);
 
 export async function startup(config: BenchConfig): Promise<Row[]> {
@@ -70,6 +89,8 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
   const anvil = binary ? await medianStart(runs, binary, (port) => ['--port', String(port), '--silent']) : undefined;
   const bare = await bareNodeServer(runs);
   const sea = existsSync(SEA) ? await medianStart(runs, SEA, (port) => ['--port', String(port), '--quiet'], withoutCaFile) : undefined;
+  // Only beside the mock node's executable: `npm run build:sea` has shown this machine can make one.
+  const emptySea = sea ? await emptySingleExecutable(runs) : undefined;
   const anvilFigure = anvil ? { value: anvil.wallMs, cpu: cpuText(anvil) } : NOT_INSTALLED;
   const caNote = caFile ? `${CA_VARIABLE} unset for the node` : undefined;
   const seaRow: Row[] = sea === undefined ? [] : [{
@@ -81,6 +102,14 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
     better: 'lower',
     target: { text: '≤ Anvil', holds: (row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value <= row.anvil.value : undefined) },
     note: caNote,
+  }, {
+    section: 'start-up',
+    what: `for reference, not the mock node: the bare Node HTTP server below as a single executable (Node's SEA, no snapshot), process start to first answer (median of ${runs})`,
+    unit: 'ms',
+    mock: { value: emptySea!.wallMs, cpu: cpuText(emptySea!) },
+    anvil: anvilFigure,
+    better: 'lower',
+    note: 'the floor of any single executable on this Node and machine',
   }];
   return [
     ...seaRow,
