@@ -4,7 +4,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { findAnvil } from '../helpers/anvil';
+import { anvilStateCache, findAnvil } from '../helpers/anvil';
 import { freePort, waitForAnswer } from './rpcClient';
 
 const ROOT = join(__dirname, '..', '..');
@@ -113,8 +113,16 @@ export interface AnvilStartOptions {
 export async function startAnvilNode(binary: string, options: AnvilStartOptions = {}): Promise<BenchNode> {
   const port = await freePort();
   const mining = options.manual ? ['--no-mining'] : ['--block-time', '2'];
-  const { child, url, stop } = await spawnAndWait(binary, ['--port', String(port), '--silent', ...mining, ...(options.extraArgs ?? [])], port);
-  return { kind: 'anvil', url, dedicatedUrl: url, pid: child.pid!, process: child, stop };
+  const cache = anvilStateCache();
+  let started;
+  try {
+    started = await spawnAndWait(binary, ['--port', String(port), '--silent', ...cache.args, ...mining, ...(options.extraArgs ?? [])], port);
+  } catch (error) {
+    cache.remove();
+    throw error;
+  }
+  const { child, url, stop } = started;
+  return { kind: 'anvil', url, dedicatedUrl: url, pid: child.pid!, process: child, stop: () => stop().finally(cache.remove) };
 }
 
 /**
