@@ -17,6 +17,7 @@
  * r or s zero or not below the curve order) or 2 (no key: r is not the x of a curve point).
  * Arguments of the wrong type or length throw a TypeError; nothing here aborts the process.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <node_api.h>
 
@@ -85,15 +86,26 @@ static napi_value ecdsa_recover(napi_env env, napi_callback_info info) {
   return answer(env, 0);
 }
 
+/* The one context of the process, made on the first load. Node loads the addon once per thread
+ * that requires it (worker threads too): a thread that loses the race to publish its context
+ * destroys it and uses the winner's. Recovery only reads the context, from any thread. */
+static secp256k1_context *shared_context(void) {
+  secp256k1_context *current = __atomic_load_n(&verify_context, __ATOMIC_ACQUIRE);
+  if (current != NULL) return current;
+  secp256k1_context *made = secp256k1_context_create(SECP256K1_CONTEXT_VERIFY);
+  if (made == NULL) return NULL;
+  secp256k1_context_set_illegal_callback(made, ignore_callback, NULL);
+  secp256k1_context_set_error_callback(made, ignore_callback, NULL);
+  secp256k1_context *expected = NULL;
+  if (__atomic_compare_exchange_n(&verify_context, &expected, made, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return made;
+  secp256k1_context_destroy(made);
+  return expected;
+}
+
 NAPI_MODULE_INIT() {
-  if (verify_context == NULL) {
-    verify_context = secp256k1_context_create(SECP256K1_CONTEXT_VERIFY);
-    if (verify_context == NULL) {
-      napi_throw_error(env, NULL, "could not create a secp256k1 context");
-      return NULL;
-    }
-    secp256k1_context_set_illegal_callback(verify_context, ignore_callback, NULL);
-    secp256k1_context_set_error_callback(verify_context, ignore_callback, NULL);
+  if (shared_context() == NULL) {
+    napi_throw_error(env, NULL, "could not create a secp256k1 context");
+    return NULL;
   }
   napi_value function = NULL;
   if (napi_create_function(env, "ecdsaRecover", NAPI_AUTO_LENGTH, ecdsa_recover, NULL, &function) != napi_ok) return NULL;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { getBytes, keccak256, randomBytes, Transaction, Wallet } from 'ethers';
 import { addonStatus, openSecp256k1Addon, OWN_ADDON_FILE, prebuildFiles } from '../../../mock-node/execution/secp256k1Addon';
@@ -128,6 +129,27 @@ describe('signature recovery', () => {
       ]) {
         assert.throws(() => call(...args), TypeError, JSON.stringify(args.map((a) => (a as { length?: number })?.length ?? a)));
       }
+    });
+
+    it('loads in four worker threads at once, each recovering a known key (one context for the process)', async () => {
+      const wallet = Wallet.createRandom();
+      const digest = keccak256(randomBytes(40));
+      const sig = wallet.signingKey.sign(digest);
+      const source = `
+        const { parentPort, workerData } = require('node:worker_threads');
+        const addon = { exports: {} };
+        process.dlopen(addon, workerData.path);
+        const key = new Uint8Array(65);
+        let codes = 0;
+        for (let i = 0; i < 200; i++) codes += addon.exports.ecdsaRecover(key, Buffer.from(workerData.signature, 'hex'), workerData.parity, Buffer.from(workerData.digest, 'hex'));
+        parentPort.postMessage({ codes, key: Buffer.from(key).toString('hex') });`;
+      const workerData = { path: OWN_ADDON, signature: sig.r.slice(2) + sig.s.slice(2), parity: sig.yParity, digest: digest.slice(2) };
+      const answers = await Promise.all([0, 1, 2, 3].map(() => new Promise<{ codes: number; key: string }>((resolve, reject) => {
+        const worker = new Worker(source, { eval: true, workerData });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      })));
+      for (const answer of answers) assert.deepEqual(answer, { codes: 0, key: wallet.signingKey.publicKey.slice(2) });
     });
 
     it('a bundle with only the package\'s binary beside it (ours not built there) loads that one', () => {
