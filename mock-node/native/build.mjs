@@ -24,6 +24,9 @@ export const OWN_ADDON_FILE = 'chain-recover.node';
 /** Compiler flags: libsecp256k1's configuration (its src/basic-config.h names them) and ours. */
 function flags(arch) {
   const x64 = arch === 'x64';
+  // 64-bit limbs with 128-bit products where the compiler has them (x86-64 also with the library's
+  // assembly for the field), 32-bit limbs elsewhere.
+  const wide = x64 || arch === 'arm64';
   return [
     '-shared', '-fPIC', '-O2', '-fvisibility=hidden', '-w',
     '-DNAPI_VERSION=8',
@@ -33,7 +36,8 @@ function flags(arch) {
     '-DENABLE_MODULE_RECOVERY=1', '-DUSE_ENDOMORPHISM=1',
     // Variable-time inverses of public values through GMP (mpn_gcdext) instead of exponentiation.
     '-DUSE_NUM_GMP=1', '-DUSE_FIELD_INV_NUM=1', '-DUSE_SCALAR_INV_NUM=1',
-    ...(x64 ? ['-DHAVE___INT128=1', '-DUSE_ASM_X86_64=1', '-DUSE_FIELD_5X52=1', '-DUSE_SCALAR_4X64=1'] : ['-DUSE_FIELD_10X26=1', '-DUSE_SCALAR_8X32=1']),
+    ...(wide ? ['-DHAVE___INT128=1', '-DUSE_FIELD_5X52=1', '-DUSE_SCALAR_4X64=1'] : ['-DUSE_FIELD_10X26=1', '-DUSE_SCALAR_8X32=1']),
+    ...(x64 ? ['-DUSE_ASM_X86_64=1'] : []),
   ];
 }
 
