@@ -20,6 +20,11 @@ describe('start-up: work left out', () => {
     assert.equal(bytesHex(EMPTY_ROOT), keccak256('0x80'));
   });
 
+  it('the build ends Node\'s package.json lookup in dist/ (not the repository\'s 37 KB manifest), as CommonJS', () => {
+    ensureCliBuilt();
+    assert.deepEqual(JSON.parse(readFileSync(join(CLI, '..', 'package.json'), 'utf8')), { type: 'commonjs' });
+  });
+
   it('createdAddress is the CREATE address ethers derives', () => {
     for (const from of ['0x3600000000000000000000000000000000000000', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '0x000000000000000000000000000000000000dEaD']) {
       for (const nonce of [0, 1, 2, 3, 127, 128, 255, 256, 70_000]) {
