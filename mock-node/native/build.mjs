@@ -78,7 +78,11 @@ if (recovered < 50) { console.error('recovered only ' + recovered + ' of 200'); 
 export function buildRecoverAddon(prebuildsDir, log = (line) => console.log(line)) {
   const platform = process.platform;
   const arch = process.arch;
+  const target = join(prebuildsDir, `${platform}-${arch}`, OWN_ADDON_FILE);
+  const stampFile = join(dirname(prebuildsDir), `${OWN_ADDON_FILE}.stamp`);
   const skip = (why) => {
+    // No binary of an earlier build stays behind to be loaded instead (the message stays true).
+    for (const file of [target, stampFile]) rmSync(file, { force: true });
     log(`chain-recover addon not built (${why}); recoveries use the secp256k1 package's prebuilt binary`);
     return undefined;
   };
@@ -103,12 +107,10 @@ export function buildRecoverAddon(prebuildsDir, log = (line) => console.log(line
     '-lgmp',
   ];
   const stamp = createHash('sha256')
-    .update(JSON.stringify([version, args.slice(0, -3), require('secp256k1/package.json').version, require('node-api-headers/package.json').version]))
+    .update(JSON.stringify([cc, version, args.slice(0, -3), require('secp256k1/package.json').version, require('node-api-headers/package.json').version]))
     .update(readFileSync(addonSource))
     .digest('hex');
-  const folder = join(prebuildsDir, `${platform}-${arch}`);
-  const target = join(folder, OWN_ADDON_FILE);
-  const stampFile = join(dirname(prebuildsDir), `${OWN_ADDON_FILE}.stamp`);
+  const folder = dirname(target);
   if (existsSync(target) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) return target;
 
   mkdirSync(folder, { recursive: true });
@@ -117,8 +119,7 @@ export function buildRecoverAddon(prebuildsDir, log = (line) => console.log(line
     execFileSync(cc, [...args, '-o', building], { stdio: ['ignore', 'ignore', 'pipe'] });
     execFileSync(process.execPath, ['-e', CHECK, building, packaged], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    // No stale binary from older sources stays behind to be loaded instead.
-    for (const file of [building, target, stampFile]) rmSync(file, { force: true });
+    rmSync(building, { force: true });
     const stderr = error.stderr?.toString().trim().split('\n').slice(-3).join(' | ');
     return skip(stderr || error.message);
   }

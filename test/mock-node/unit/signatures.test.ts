@@ -152,6 +152,46 @@ describe('signature recovery', () => {
       for (const answer of answers) assert.deepEqual(answer, { codes: 0, key: wallet.signingKey.publicKey.slice(2) });
     });
 
+    describe('its build (mock-node/native/build.mjs)', () => {
+      const BUILD = join(ROOT, 'mock-node', 'native', 'build.mjs');
+      let dir: string;
+      beforeEach(() => {
+        dir = mkdtempSync(join(tmpdir(), 'chain-recover-build-'));
+      });
+      afterEach(() => rmSync(dir, { recursive: true, force: true }));
+      const build = (env: NodeJS.ProcessEnv = {}) => execFileSync(process.execPath, [BUILD, join(dir, 'prebuilds')], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const built = () => join(dir, 'prebuilds', `${process.platform}-${process.arch}`, OWN_ADDON_FILE);
+
+      it('builds into the folder given, checked, and builds again only when an input changes', function () {
+        this.timeout(60_000);
+        assert.match(build(), /chain-recover addon built/);
+        assert.equal(openSecp256k1Addon(built()).ecdsaRecover(new Uint8Array(65), new Uint8Array(64).fill(0xff), 0, new Uint8Array(32)), 1);
+        assert.equal(build(), '', 'up to date: nothing to do');
+        assert.match(build({ CC: 'gcc' }), /chain-recover addon built/, 'another compiler: built again');
+      });
+
+      /** Puts a file where an earlier build left its binary, builds with `env`; answers what the build printed. */
+      const buildOverEarlier = (env: NodeJS.ProcessEnv) => {
+        mkdirSync(join(built(), '..'), { recursive: true });
+        writeFileSync(built(), 'an earlier build');
+        return build(env);
+      };
+
+      it('without a C compiler, says why and leaves no binary of an earlier build', () => {
+        assert.match(buildOverEarlier({ CC: join(dir, 'no-such-compiler') }), /chain-recover addon not built \(no C compiler/);
+        assert.equal(existsSync(built()), false);
+      });
+
+      it('when the link fails (no GMP), says why and leaves no binary of an earlier build', function () {
+        this.timeout(60_000);
+        // cc asked for a GMP library that does not exist.
+        const compiler = join(dir, 'cc-without-gmp');
+        writeFileSync(compiler, '#!/bin/sh\n[ "$1" = "--version" ] && exec cc --version\nexec cc "$@" -lno-such-gmp\n', { mode: 0o755 });
+        assert.match(buildOverEarlier({ CC: compiler }), /chain-recover addon not built \(.*no-such-gmp/);
+        assert.equal(existsSync(built()), false);
+      });
+    });
+
     it('a bundle with only the package\'s binary beside it (ours not built there) loads that one', () => {
       const { backend, status } = bundleRecoveryWith(['secp256k1.wasm', ...prebuildFiles().slice(1).map((file) => join('prebuilds', file))]);
       assert.equal(backend, 'native');
