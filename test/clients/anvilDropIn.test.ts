@@ -152,6 +152,18 @@ export const DROP_IN_CASES: DropInCase[] = [
     },
   },
   {
+    name: 'eth_sendRawTransaction takes raw bytes in upper-case hex: the same hash, the transfer sealed',
+    async run(target) {
+      const wallet = new Wallet(target.accounts[6].privateKey);
+      const nonce = Number(await target.call('eth_getTransactionCount', [wallet.address, 'pending']));
+      const raw = await wallet.signTransaction({ to: target.accounts[7].address, value: 5n, nonce, gasLimit: 21_000, chainId: target.chainId, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n });
+      const hash = await target.call('eth_sendRawTransaction', ['0x' + raw.slice(2).toUpperCase()]);
+      await sealed(target, hash);
+      const tx = await target.call('eth_getTransactionByHash', [hash]);
+      return { same: { hash, from: tx.from.toLowerCase(), to: tx.to.toLowerCase(), value: tx.value } };
+    },
+  },
+  {
     name: 'unknown filter ids: the same errors and answers',
     async run(target) {
       const id = '0x1234567890abcdef1234567890abcdef';
