@@ -23,6 +23,17 @@ export const TRAIN_ENV = 'CHAIN_MOCK_NODE_WRITE_CODE_CACHE';
 /** The cache file beside a CLI loader. */
 export const cacheFileOf = (cliPath) => cliPath.replace(/\.js$/, '') + '.cache';
 
+/**
+ * The cache file's first line, naming the bundle's build. Padded with spaces to a multiple of 8
+ * bytes, so the cached data after it starts 8-aligned in the buffer the loader reads: V8 copies
+ * cached data that is not pointer-aligned before deserialising it (666 KB of fresh memory touched
+ * at every start, about 3 ms here).
+ */
+export function cacheHeader(build) {
+  const line = `chain-mock-node code cache ${build}`;
+  return line.padEnd(Math.ceil((line.length + 1) / 8) * 8 - 1, ' ') + '\n';
+}
+
 /** The bundle file beside a CLI loader. */
 export const bundleFileOf = (cliPath) => cliPath.replace(/\.js$/, '') + '.bundle';
 
@@ -41,7 +52,7 @@ export function cliWithCodeCache(body, shebang = '#!/usr/bin/env node') {
   const loader = `
 "use strict";
 // chain-mock-node: the loader of the bundle beside it (mock-node/package/codeCache.mjs says why).
-const BUILD = ${JSON.stringify(`chain-mock-node code cache ${build}\n`)};
+const BUILD = ${JSON.stringify(cacheHeader(build))};
 (() => {
   const { readFileSync, writeFileSync } = require("fs");
   const { Script } = require("vm");
