@@ -1,22 +1,55 @@
 // The node's keccak-256 on bytes, for the hashing the node does most: trie nodes, transaction
 // hashes, senders' addresses, headers. Almost every input is short (one to three 136-byte blocks),
 // where a hasher object's set-up cost as much as the permutation: this is a one-shot sponge.
-// It runs in WebAssembly (keccakWasm.ts: compiled code from the first hash on, 64-bit lanes);
-// where WebAssembly does not load, over one reused state with the permutation written out in
+// It runs in WebAssembly (keccakWasm.ts: 64-bit lanes), compiled off the main thread from the
+// first hash on. Until that is ready (a fresh node's few hashes before it listens), and where
+// WebAssembly does not load, it runs over one reused state with the permutation written out in
 // JavaScript (keccakF.ts), its bytes XORed in place (the lanes' layout on a little-endian
-// machine); on a big-endian one without WebAssembly, @noble/hashes' keccak_256 answers.
+// machine); on a big-endian one without WebAssembly, @noble/hashes' keccak_256 answers. A long
+// run of hashes before the compile is done (a state file loaded at start) loads the module at once
+// instead: the JavaScript permutation, once hot, would cost a large optimizing compile.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { keccakF1600 } from './keccakF';
-import { INPUT, RATE, loadKeccakWasm, pagesFor, type KeccakWasm } from './keccakWasm';
+import { INPUT, RATE, compileKeccakWasm, loadKeccakWasm, pagesFor, type KeccakWasm } from './keccakWasm';
 
 const state = new Uint32Array(50);
 const stateBytes = new Uint8Array(state.buffer);
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
-/** The WebAssembly sponge: undefined until the first hash loads it, null where it does not load. */
+/**
+ * The WebAssembly sponge: undefined until it is compiled (the first hash starts that, off the main
+ * thread), null where it does not load.
+ */
 let wasm: KeccakWasm | null | undefined;
+/** The compile under way (set by the first hash), until it settles. */
+let compiling: Promise<void> | undefined;
+/** Bumped by reloadKeccakBackend, so a compile started before it does not install its result. */
+let generation = 0;
 /** Its memory's bytes (made again when the memory grows). */
 let memory = new Uint8Array(0);
+/** Hashes the JavaScript permutation did while the module compiled. */
+let hashedWhileCompiling = 0;
+/** Past this many, the module is loaded on the spot (a synchronous compile, about 2 ms). */
+export const HASHES_BEFORE_SYNCHRONOUS_LOAD = 64;
+
+function install(loaded: KeccakWasm | null): void {
+  wasm = loaded;
+  if (loaded) memory = new Uint8Array(loaded.memory.buffer);
+  compiling = undefined;
+}
+
+function startCompiling(): void {
+  const mine = generation;
+  hashedWhileCompiling = 0;
+  compiling = compileKeccakWasm().then((loaded) => {
+    if (mine === generation && wasm === undefined) install(loaded);
+  });
+}
+
+/** Resolves once the backend is chosen for good (at once when no hash has asked for it yet). */
+export function whenKeccakSettled(): Promise<void> {
+  return compiling ?? Promise.resolve();
+}
 
 export function keccak256Bytes(data: Uint8Array): Uint8Array {
   if (absorbWasm(data)) return memory.slice(0, 32);
@@ -43,11 +76,13 @@ function keccak256Pending(data: Uint8Array): Uint8Array {
 
 /** True when WebAssembly hashed `data`: the digest is then in memory[0..32). */
 function absorbWasm(data: Uint8Array): boolean {
-  if (wasm === undefined) {
-    wasm = loadKeccakWasm();
-    if (wasm !== null) memory = new Uint8Array(wasm.memory.buffer);
+  if (!wasm) {
+    if (wasm === null) return false;
+    if (compiling === undefined) startCompiling();
+    if (++hashedWhileCompiling <= HASHES_BEFORE_SYNCHRONOUS_LOAD) return false;
+    install(loadKeccakWasm());
+    if (!wasm) return false;
   }
-  if (wasm === null) return false;
   const length = data.length;
   const blocks = Math.floor(length / RATE) + 1;
   const end = INPUT + blocks * RATE;
@@ -80,9 +115,14 @@ function absorb(data: Uint8Array): void {
   keccakF1600(state);
 }
 
-/** Which implementation hashes: 'webassembly', 'javascript', or 'not loaded yet' (before the first hash). */
-export function keccakBackend(): 'webassembly' | 'javascript' | 'not loaded yet' {
-  return wasm === undefined ? 'not loaded yet' : wasm === null ? 'javascript' : 'webassembly';
+/**
+ * Which implementation hashes: 'webassembly', 'javascript' (where WebAssembly does not load),
+ * 'javascript while WebAssembly compiles', or 'not loaded yet' (before the first hash).
+ */
+export function keccakBackend(): 'webassembly' | 'javascript' | 'javascript while WebAssembly compiles' | 'not loaded yet' {
+  if (wasm) return 'webassembly';
+  if (wasm === null) return 'javascript';
+  return compiling ? 'javascript while WebAssembly compiles' : 'not loaded yet';
 }
 
 /**
@@ -91,6 +131,8 @@ export function keccakBackend(): 'webassembly' | 'javascript' | 'not loaded yet'
  * JavaScript permutation chosen then must not outlive the build (mock-node/seaMain.ts).
  */
 export function reloadKeccakBackend(): void {
+  generation += 1;
   wasm = undefined;
+  compiling = undefined;
   memory = new Uint8Array(0);
 }

@@ -18,9 +18,16 @@ function bare(address: Hex): string {
 
 /** FiatTokenV2_2's runtime code with SignatureChecker's address at each link offset. */
 export function fiatTokenV2_2Runtime(signatureChecker: Hex): Hex {
-  let code = FIAT_TOKEN_V2_2_RUNTIME_UNLINKED.slice(2);
-  for (const offset of FIAT_TOKEN_V2_2_LIBRARY_OFFSETS) code = code.slice(0, offset * 2) + bare(signatureChecker) + code.slice((offset + 20) * 2);
-  return `0x${code}`;
+  // One pass over the 48 KB of hex (slicing the text linked so far would copy all of it per link).
+  const library = bare(signatureChecker);
+  const pieces = ['0x'];
+  let at = 2;
+  for (const offset of FIAT_TOKEN_V2_2_LIBRARY_OFFSETS) {
+    pieces.push(FIAT_TOKEN_V2_2_RUNTIME_UNLINKED.slice(at, 2 + offset * 2), library);
+    at = 2 + (offset + 20) * 2;
+  }
+  pieces.push(FIAT_TOKEN_V2_2_RUNTIME_UNLINKED.slice(at));
+  return pieces.join('');
 }
 
 /** SignatureChecker's runtime code deployed at `address`: its leading PUSH20 holds that address. */

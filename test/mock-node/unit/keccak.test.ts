@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { keccak256 } from 'ethers';
-import { keccak256Bytes, keccak256Into, keccak256WithJavaScript } from '../../../mock-node/chain/keccak';
+import { HASHES_BEFORE_SYNCHRONOUS_LOAD, keccak256Bytes, keccak256Into, keccak256WithJavaScript, keccakBackend, reloadKeccakBackend, whenKeccakSettled } from '../../../mock-node/chain/keccak';
 import { KECCAK_WASM_BASE64, loadKeccakWasm } from '../../../mock-node/chain/keccakWasm';
 import { keccakModuleBytes } from '../../../mock-node/chain/keccakWasmBuild';
 
@@ -58,7 +58,42 @@ describe('keccak-256', () => {
     assert.notEqual(loadKeccakWasm(), null);
   });
 
-  it('grows the WebAssembly memory for a long input and still hashes short ones after it', () => {
+  it('the first hashes answer at once in JavaScript while WebAssembly compiles off the main thread, which then takes over', async () => {
+    reloadKeccakBackend();
+    assert.equal(keccakBackend(), 'not loaded yet');
+    const data = randomBytes(200);
+    assert.equal(hex(keccak256Bytes(data)), hex(keccak_256(data)));
+    assert.equal(keccakBackend(), 'javascript while WebAssembly compiles');
+    await whenKeccakSettled();
+    assert.equal(keccakBackend(), 'webassembly');
+    assert.equal(hex(keccak256Bytes(data)), hex(keccak_256(data)));
+  });
+
+  it('a long run of hashes before the compile is done loads the module on the spot', () => {
+    reloadKeccakBackend();
+    for (let i = 0; i < HASHES_BEFORE_SYNCHRONOUS_LOAD; i++) keccak256Bytes(Uint8Array.of(i));
+    assert.equal(keccakBackend(), 'javascript while WebAssembly compiles');
+    const data = randomBytes(300);
+    assert.equal(hex(keccak256Bytes(data)), hex(keccak_256(data)));
+    assert.equal(keccakBackend(), 'webassembly');
+  });
+
+  it('a compile started before reloadKeccakBackend does not install its result over a later choice', async () => {
+    reloadKeccakBackend();
+    keccak256Bytes(Uint8Array.of(1));
+    const first = whenKeccakSettled();
+    reloadKeccakBackend();
+    await first;
+    assert.equal(keccakBackend(), 'not loaded yet');
+    keccak256Bytes(Uint8Array.of(2));
+    await whenKeccakSettled();
+    assert.equal(keccakBackend(), 'webassembly');
+  });
+
+  it('grows the WebAssembly memory for a long input and still hashes short ones after it', async () => {
+    keccak256Bytes(Uint8Array.of(0));
+    await whenKeccakSettled();
+    assert.equal(keccakBackend(), 'webassembly');
     for (const length of [70_000, 300_000, 33, 136]) {
       const data = randomBytes(length);
       assert.equal(hex(keccak256Bytes(data)), hex(keccak_256(data)), `length ${length}`);
