@@ -31,10 +31,8 @@ const wasmBesideBundle = {
 // Express (with body-parser's MIME and charset tables, half the CLI bundle) serves only the routes
 // beside JSON-RPC: the node requires it on the first such request (mock-node/rpc/server.ts,
 // mock-node/x402/routes.ts). Those lazy require('express') calls load dist/mock-node-express.js, a
-// bundle of its own beside the others, so start-up neither reads nor compiles it. The single
-// executable can load built-in modules only: `--sea` builds its CLI bundle (dist/mock-node-sea.js,
-// for mock-node/package/sea.mjs) with them inside.
-const sea = process.argv.includes('--sea');
+// bundle of its own beside the others, so start-up neither reads nor compiles it. (The single
+// executable carries these bundles as assets: mock-node/package/sea.mjs.)
 // ws, needed from the first WebSocket upgrade on, is dist/mock-node-ws.js the same way.
 const LAZY_BUNDLES = { express: 'mock-node-express.js', ws: 'mock-node-ws.js', ethers: 'mock-node-ethers.js' };
 // The EVM (mock-node/execution/evm/machine.ts with @ethereumjs/evm), required by
@@ -91,47 +89,6 @@ for (const name of ${JSON.stringify(ETHERS_LAZY)}) Object.defineProperty(exports
 });
 const lazyEthers = lazyEthersFrom(`require('./${ETHERS_BUNDLE}')`);
 
-// The single executable's startup snapshot holds what its first answers need, not the lazy
-// bundles above: V8 deserializes the whole snapshot at every start (callgrind, instructions to the
-// first eth_chainId answer: 184 M with them in the snapshot, 172 M without). They ride in the executable as SEA assets (sea.mjs), the same
-// bundles as beside the CLI, minified, and are compiled from the asset on their first use (the
-// executable can require built-in modules only, and the bundles require nothing else).
-const SEA_ASSETS_DIR = 'dist/sea-assets';
-const SEA_ASSET_LOADER = `const loaded = new Map();
-exports.load = (name) => {
-  const known = loaded.get(name);
-  if (known) return known.exports;
-  const { getAsset, isSea } = require('node:sea');
-  if (!isSea()) throw new Error('chain-mock-node: ' + name + ' is an asset of the single executable, needed before it was built');
-  const { compileFunction } = require('node:vm');
-  const { dirname, join } = require('node:path');
-  const dir = dirname(process.execPath);
-  const file = join(dir, name);
-  const module = { exports: {}, id: file, filename: file, loaded: false };
-  loaded.set(name, module);
-  try {
-    compileFunction(getAsset(name, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file })(module.exports, require, module, file, dir);
-  } catch (error) {
-    loaded.delete(name);
-    throw error;
-  }
-  module.loaded = true;
-  return module.exports;
-};`;
-const seaAssets = {
-  name: 'lazy-dependencies-as-sea-assets',
-  setup(build) {
-    build.onResolve({ filter: /^(express|ws)$/ }, (args) => (args.kind === 'require-call' ? { path: LAZY_BUNDLES[args.path], namespace: 'sea-asset' } : undefined));
-    build.onResolve({ filter: /^\.\/machine$/ }, (args) =>
-      args.kind === 'require-call' && /execution[\\/]evm$/.test(args.resolveDir) ? { path: EVM_BUNDLE, namespace: 'sea-asset' } : undefined);
-    build.onResolve({ filter: /^sea-asset-loader$/ }, () => ({ path: 'sea-asset-loader', namespace: 'sea-asset-loader' }));
-    build.onLoad({ filter: /.*/, namespace: 'sea-asset' }, (args) => ({
-      loader: 'js', resolveDir: '.', contents: `module.exports = require('sea-asset-loader').load(${JSON.stringify(args.path)});`,
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'sea-asset-loader' }, () => ({ loader: 'js', resolveDir: '.', contents: SEA_ASSET_LOADER }));
-  },
-};
-const seaLazyEthers = lazyEthersFrom(`require('sea-asset-loader').load('${ETHERS_BUNDLE}')`);
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -171,10 +128,7 @@ const lazyBundles = (dir) => [
   })),
 ];
 
-const builds = sea ? [
-  { ...common, plugins: [wasmBesideBundle, seaAssets, seaLazyEthers], entryPoints: ['mock-node/seaMain.ts'], outfile: 'dist/mock-node-sea.js' },
-  ...lazyBundles(SEA_ASSETS_DIR).map((b) => ({ ...b, sourcemap: false })),
-] : [
+const builds = [
   { ...common, entryPoints: ['mock-node/index.ts'], outfile: 'dist/mock-node-lib.js' },
   { ...common, entryPoints: ['extension/main.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The language server: its own process (started by extension/language/client.ts over IPC), never imports vscode.
@@ -223,8 +177,6 @@ if (watch) {
   const contexts = await Promise.all([...builds, { ...cli, plugins: [...cli.plugins, cliOnEnd] }].map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('esbuild: watching');
-} else if (sea) {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
 } else {
   const [cliResult] = await Promise.all([esbuild.build(cli), ...builds.map((b) => esbuild.build(b))]);
   writeCli(cliResult);

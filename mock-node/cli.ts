@@ -254,7 +254,6 @@ export async function main(): Promise<void> {
   }
 }
 
-// Run as a program; not in the single executable's bundle, whose startup snapshot Node builds by
-// running it (mock-node/seaMain.ts marks it first and runs main when the executable starts).
-const inSingleExecutable = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.singleExecutable')] === true;
-if (!inSingleExecutable && require.main === module) void main();
+// Run as a program: `node dist/mock-node.js`, npm's bin, or the single executable, whose loader
+// runs this bundle as its main module (mock-node/package/codeCache.mjs).
+if (require.main === module) void main();

@@ -126,9 +126,8 @@ export function keccakBackend(): 'webassembly' | 'javascript' | 'javascript whil
 }
 
 /**
- * Forgets the backend chosen so far, so the next hash loads it again. For the single executable:
- * its startup snapshot is built where WebAssembly does not exist (Node's snapshot builder), so the
- * JavaScript permutation chosen then must not outlive the build (mock-node/seaMain.ts).
+ * Forgets the backend chosen so far, so the next hash loads it again (the tests use it to watch a
+ * fresh process's first hashes; a compile under way is then not installed).
  */
 export function reloadKeccakBackend(): void {
   generation += 1;

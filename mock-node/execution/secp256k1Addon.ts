@@ -8,9 +8,9 @@
 // VS Code extension host). Only the binaries are used, never the package's JavaScript (whose
 // fallback is elliptic, slower than our WebAssembly one). Where they are found:
 // - beside the bundle that runs (dist/prebuilds/…, copied there by esbuild.mjs; the npm tarball and
-//   the VSIX ship that folder);
-// - in the installed package (running from sources: tests, tsx);
-// - beside the single executable (mock-node/seaMain.ts names that folder with useAddonFolder()).
+//   the VSIX ship that folder; the single executable runs the CLI's bundle with its own folder as
+//   __dirname, so it looks beside itself);
+// - in the installed package (running from sources: tests, tsx).
 // Any other case (another platform, a missing or broken file) answers null: the caller falls back.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,13 +48,6 @@ export function openSecp256k1Addon(path: string): Secp256k1Addon {
   return addon;
 }
 
-let addonFolders: string[] | undefined;
-
-/** Looks for prebuilds/ in `folder` only (the single executable: the folder it sits in). */
-export function useAddonFolder(folder: string): void {
-  addonFolders = [join(folder, 'prebuilds')];
-}
-
 function defaultFolders(): string[] {
   const folders = [join(__dirname, 'prebuilds')];
   // Running from sources (tests, tsx): the repository's build output, where our own build goes.
@@ -77,7 +70,7 @@ export function addonStatus(): string {
 /** Loads the addon from the first prebuilt binary that opens here; null when none does. */
 export function loadSecp256k1Addon(): Secp256k1Addon | null {
   const problems: string[] = [];
-  for (const folder of addonFolders ?? defaultFolders()) {
+  for (const folder of defaultFolders()) {
     for (const file of prebuildFiles()) {
       const path = join(folder, file);
       if (!existsSync(path)) continue;

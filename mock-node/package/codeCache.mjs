@@ -48,7 +48,7 @@ export function cliWithCodeCache(body, shebang = '#!/usr/bin/env node') {
   // Read as latin1, the fastest string V8 makes from bytes: right only for ASCII, which esbuild's
   // default charset writes.
   if (!/^[\x00-\x7f]*$/.test(wrapped)) throw new Error('codeCache: the CLI bundle must be ASCII');
-  const build = createHash('sha256').update(wrapped).digest('hex').slice(0, 32);
+  const build = buildIdOf(wrapped);
   const loader = `
 "use strict";
 // chain-mock-node: the loader of the bundle beside it (mock-node/package/codeCache.mjs says why).
@@ -80,6 +80,71 @@ const BUILD = ${JSON.stringify(cacheHeader(build))};
 })();
 `;
   return { loader: `${shebang}${loader}`, bundle: wrapped };
+}
+
+/** The id of a wrapped bundle's build, which its cache's header names. */
+export function buildIdOf(wrapped) {
+  return createHash('sha256').update(wrapped).digest('hex').slice(0, 32);
+}
+
+/** The lazy bundles beside the CLI's (esbuild.mjs), required by it on their first use. */
+export const LAZY_BUNDLE_FILES = ['mock-node-express.js', 'mock-node-ws.js', 'mock-node-ethers.js', 'mock-node-evm.js'];
+
+/** Asset names of the CLI's bundle and cache inside the single executable. */
+export const SEA_BUNDLE_ASSET = 'mock-node.bundle';
+export const SEA_CACHE_ASSET = 'mock-node.cache';
+
+/**
+ * The single executable's main script (mock-node/package/sea.mjs): the CLI's loader, with the
+ * CLI's own bundle, code cache and lazy bundles as the executable's assets instead of files beside
+ * it. The bundle and the cache are read where the executable maps them (getRawAsset, no copy); a
+ * lazy bundle is compiled from its asset on its first require. The bundle runs with the
+ * executable's folder as its __dirname, where it finds prebuilds/ and secp256k1.wasm when they
+ * ship beside the executable. V8 takes the CLI's cache because the executable is a copy of the
+ * `node` that made it; from another Node it refuses it, and the bundle compiles from source.
+ * (A V8 startup snapshot (`useSnapshot`) was slower to start here: Node copies the whole snapshot
+ * and its built-in code cache out of the executable at every start, about 5 MB of fresh memory.)
+ */
+export function seaLoader(wrappedBundle) {
+  return `"use strict";
+// chain-mock-node, the single executable's loader (mock-node/package/codeCache.mjs says why).
+const BUILD = ${JSON.stringify(cacheHeader(buildIdOf(wrappedBundle)))};
+const LAZY = new Set(${JSON.stringify(LAZY_BUNDLE_FILES.map((name) => `./${name}`))});
+(() => {
+  const { getAsset, getRawAsset } = require("node:sea");
+  const { Script, compileFunction } = require("node:vm");
+  const { dirname, join } = require("node:path");
+  const dir = dirname(process.execPath);
+  const bundle = Buffer.from(getRawAsset(${JSON.stringify(SEA_BUNDLE_ASSET)})).toString("latin1");
+  const cache = Buffer.from(getRawAsset(${JSON.stringify(SEA_CACHE_ASSET)}));
+  let cachedData;
+  let status = "other build";
+  if (cache.length > BUILD.length && cache.toString("latin1", 0, BUILD.length) === BUILD) cachedData = cache.subarray(BUILD.length);
+  const script = new Script(bundle, { filename: join(dir, "mock-node.bundle"), cachedData });
+  if (cachedData) status = script.cachedDataRejected ? "rejected" : "used";
+  globalThis[Symbol.for("chain-mock-node.codeCache")] = status;
+  const loaded = new Map();
+  const requireLazy = (id) => {
+    const known = loaded.get(id);
+    if (known) return known.exports;
+    const file = join(dir, id.slice(2));
+    const lazyModule = { exports: {}, id: file, filename: file, loaded: false };
+    loaded.set(id, lazyModule);
+    try {
+      compileFunction(getAsset(id.slice(2), "utf8"), ["exports", "require", "module", "__filename", "__dirname"], { filename: file })(lazyModule.exports, require, lazyModule, file, dir);
+    } catch (error) {
+      loaded.delete(id);
+      throw error;
+    }
+    lazyModule.loaded = true;
+    return lazyModule.exports;
+  };
+  // Built-in modules and the lazy bundles: all the bundle requires.
+  const bundleRequire = (id) => (LAZY.has(id) ? requireLazy(id) : require(id));
+  bundleRequire.main = module;
+  script.runInThisContext()(exports, bundleRequire, module, join(dir, "chain-mock-node.js"), dir);
+})();
+`;
 }
 
 /** One JSON-RPC call to the training node; resolves with its result (rejects on an error answer). */

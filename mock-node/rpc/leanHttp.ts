@@ -20,7 +20,7 @@ import { recycleReplyBuffer, REUSED_BUFFER_MIN_BYTES, takeReplyBuffer } from './
 import { ReplyStream } from './replyStream';
 import type { ProfileName } from './methods/types';
 
-/** The reason phrase of a status, from node:http on first use (the single executable's startup snapshot cannot hold node:http). */
+/** The reason phrase of a status, from node:http on first use. */
 let statusCodes: Record<number, string | undefined> | undefined;
 function statusText(status: number): string {
   statusCodes ??= (require('node:http') as typeof import('node:http')).STATUS_CODES;

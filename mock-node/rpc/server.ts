@@ -207,8 +207,8 @@ function rpcProfile(req: IncomingMessage, apiKey: string): ProfileName | 'unauth
 export function createHttpServer(services: NodeServices, handle: RpcHandler, http: HttpOptions): Server {
   let app: express.Express | undefined;
   const guards = new GuardCache(http.exposure);
-  // Required here, not imported: the single executable's startup snapshot (mock-node/seaMain.ts)
-  // cannot hold node:http, so no module may load it while the snapshot is built.
+  // Required here, not imported: only the node's own server needs node:http (mockNodeRouter()
+  // mounts in the caller's app), so the library entry does not load it for the router alone.
   const { createServer } = require('node:http') as typeof import('node:http');
   const server = createServer((req, res) => {
     const profile = rpcProfile(req, http.apiKey);

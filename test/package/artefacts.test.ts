@@ -130,7 +130,7 @@ describe('installable mock node', function () {
       runPythonExample(executable);
     });
 
-    it('loads express, ws, ethers and the EVM from its assets on their first use (they are not in its startup snapshot)', async () => {
+    it('loads express, ws, ethers and the EVM from its assets on their first use (the bundle it starts leaves them out)', async () => {
       const node = await startCli(['--no-auto'], [executable]);
       try {
         // Express: the routes beside JSON-RPC.
@@ -159,11 +159,13 @@ describe('installable mock node', function () {
       }
     });
 
-    it('loads the native addon (our own build) from prebuilds/ beside it, and hashes with the WebAssembly keccak (not the JavaScript one its snapshot build had to use)', async () => {
+    it('starts from the CLI\'s V8 code cache (an asset), loads the native addon (our own build) from prebuilds/ beside it, and hashes with the WebAssembly keccak', async () => {
       const node = await startCli(['--no-auto', '--log-level', 'debug'], [executable]);
       try {
         const mapped = await takesATransaction(node);
         if (NATIVE_ON_LINUX) assert.equal(mapped, 'own');
+        assert.match(node.output(), /code cache status=used/);
+        for (let waited = 0; !/keccak backend=/.test(node.output()) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
         assert.match(node.output(), /keccak backend=webassembly/);
         // The CLI's V8 tiering, which the executable sets for itself too once listening.
         for (let waited = 0; !/v8 flags set=/.test(node.output()) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
