@@ -38,10 +38,21 @@ const LAZY_BUNDLES = { express: 'mock-node-express.js', ws: 'mock-node-ws.js', e
 // The EVM (mock-node/execution/evm/machine.ts with @ethereumjs/evm), required by
 // mock-node/execution/evm/index.ts only when a message first meets code: dist/mock-node-evm.js.
 const EVM_BUNDLE = 'mock-node-evm.js';
+// The slower secp256k1 backends (tiny-secp256k1's WebAssembly loader, @noble/curves) and
+// @noble/hashes' keccak are fallbacks, required by mock-node/execution/signatures.ts and
+// mock-node/chain/keccak.ts only where the faster backend does not load: bundles of their own too,
+// out of the text every start reads and compiles.
+const FALLBACK_BUNDLES = {
+  'tiny-secp256k1': 'mock-node-secp256k1-wasm.js',
+  '@noble/curves/secp256k1.js': 'mock-node-secp256k1-js.js',
+  '@noble/hashes/sha3.js': 'mock-node-keccak-js.js',
+};
 const lazyBesideBundle = {
   name: 'lazy-dependencies-beside-bundle',
   setup(build) {
     build.onResolve({ filter: /^(express|ws)$/ }, (args) => (args.kind === 'require-call' ? { path: `./${LAZY_BUNDLES[args.path]}`, external: true } : undefined));
+    build.onResolve({ filter: /^(tiny-secp256k1|@noble\/curves\/secp256k1\.js|@noble\/hashes\/sha3\.js)$/ }, (args) =>
+      args.kind === 'require-call' && /[\\/]mock-node[\\/]/.test(args.importer) ? { path: `./${FALLBACK_BUNDLES[args.path]}`, external: true } : undefined);
     build.onResolve({ filter: /^\.\/machine$/ }, (args) =>
       args.kind === 'require-call' && /execution[\\/]evm$/.test(args.resolveDir) ? { path: `./${EVM_BUNDLE}`, external: true } : undefined);
   },
@@ -103,7 +114,7 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
-  plugins: [wasmBesideBundle, lazyBesideBundle],
+  plugins: [lazyBesideBundle, wasmBesideBundle],
   // ws loads the optional native add-ons bufferutil and utf-8-validate when they are installed.
   // The bundles never ship them, and a single executable (npm run build:sea) may require built-in
   // modules only: leave those requires out of every bundle.
@@ -125,6 +136,10 @@ const lazyBundles = (dir) => [
   // Express and ws alone, for the lazy require('express') and require('ws') of the mock node bundles.
   ...Object.entries(LAZY_BUNDLES).map(([name, file]) => ({
     ...common, plugins: [], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${name}-entry.js` }, outfile: `${dir}/${file}`,
+  })),
+  // The fallbacks, each alone (tiny-secp256k1 finds secp256k1.wasm beside its bundle).
+  ...Object.entries(FALLBACK_BUNDLES).map(([name, file]) => ({
+    ...common, plugins: [wasmBesideBundle], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${file}-entry.js` }, outfile: `${dir}/${file}`,
   })),
 ];
 

@@ -8,7 +8,6 @@
 // machine); on a big-endian one without WebAssembly, @noble/hashes' keccak_256 answers. A long
 // run of hashes before the compile is done (a state file loaded at start) loads the module at once
 // instead: the JavaScript permutation, once hot, would cost a large optimizing compile.
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { keccakF1600 } from './keccakF';
 import { INPUT, RATE, compileKeccakWasm, loadKeccakWasm, pagesFor, type KeccakWasm } from './keccakWasm';
 
@@ -69,7 +68,7 @@ export function keccak256WithJavaScript(data: Uint8Array): Uint8Array {
 
 /** The digest in bytes 0..32 of an array that the next hash reuses. */
 function keccak256Pending(data: Uint8Array): Uint8Array {
-  if (!LITTLE_ENDIAN) return keccak_256(data);
+  if (!LITTLE_ENDIAN) return (require('@noble/hashes/sha3.js') as typeof import('@noble/hashes/sha3.js')).keccak_256(data);
   absorb(data);
   return stateBytes;
 }

@@ -88,7 +88,10 @@ export function buildIdOf(wrapped) {
 }
 
 /** The lazy bundles beside the CLI's (esbuild.mjs), required by it on their first use. */
-export const LAZY_BUNDLE_FILES = ['mock-node-express.js', 'mock-node-ws.js', 'mock-node-ethers.js', 'mock-node-evm.js'];
+export const LAZY_BUNDLE_FILES = [
+  'mock-node-express.js', 'mock-node-ws.js', 'mock-node-ethers.js', 'mock-node-evm.js',
+  'mock-node-secp256k1-wasm.js', 'mock-node-secp256k1-js.js', 'mock-node-keccak-js.js',
+];
 
 /** Asset names of the CLI's bundle and cache inside the single executable. */
 export const SEA_BUNDLE_ASSET = 'mock-node.bundle';

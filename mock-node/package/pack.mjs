@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAZY_BUNDLE_FILES } from './codeCache.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -22,8 +23,9 @@ cpSync(join(root, 'dist', 'mock-node.bundle'), join(stage, 'mock-node.bundle'));
 // on the Node version that built it; any other Node compiles the CLI without it.
 cpSync(join(root, 'dist', 'mock-node.cache'), join(stage, 'mock-node.cache'));
 cpSync(join(root, 'dist', 'mock-node-lib.js'), join(stage, 'mock-node-lib.js'));
-// Express, ws, the EVM and (for the CLI) ethers, which the bundles require from beside themselves on first use (esbuild.mjs).
-for (const lazy of ['mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js', 'mock-node-ethers.js']) cpSync(join(root, 'dist', lazy), join(stage, lazy));
+// Express, ws, the EVM, (for the CLI) ethers, and the fallback secp256k1 and keccak backends, which
+// the bundles require from beside themselves on first use (esbuild.mjs).
+for (const lazy of LAZY_BUNDLE_FILES) cpSync(join(root, 'dist', lazy), join(stage, lazy));
 // libsecp256k1 as WebAssembly, which both bundles load from beside themselves (JavaScript fallback without it).
 cpSync(join(root, 'dist', 'secp256k1.wasm'), join(stage, 'secp256k1.wasm'));
 // libsecp256k1 as a native addon, for every platform the secp256k1 package ships a binary for: the
@@ -51,7 +53,7 @@ const manifest = {
   main: 'mock-node-lib.js',
   types: 'types/index.d.ts',
   engines: { node: project.engines.node },
-  files: ['mock-node.js', 'mock-node.bundle', 'mock-node.cache', 'mock-node-lib.js', 'mock-node-express.js', 'mock-node-ws.js', 'mock-node-evm.js', 'mock-node-ethers.js', 'secp256k1.wasm', 'prebuilds/', 'types/', 'README.md', 'LICENSE', 'LICENSE-FiatToken'],
+  files: ['mock-node.js', 'mock-node.bundle', 'mock-node.cache', 'mock-node-lib.js', ...LAZY_BUNDLE_FILES, 'secp256k1.wasm', 'prebuilds/', 'types/', 'README.md', 'LICENSE', 'LICENSE-FiatToken'],
 };
 writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', join(root, 'dist')], stage));

@@ -15,14 +15,16 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandleResult } from './handler';
 import { latin1Text } from '../chain/bufferCodec';
+import { httpDate } from './httpDate';
 import { joinedText, jsonBody, PartsCursor, type AsciiCursor, type JsonBody } from './jsonText';
 import { recycleReplyBuffer, REUSED_BUFFER_MIN_BYTES, takeReplyBuffer } from './replyBuffers';
 import { ReplyStream } from './replyStream';
 import type { ProfileName } from './methods/types';
 
-/** The reason phrase of a status, from node:http on first use. */
+/** The reason phrase of a status (other than 200's), from node:http on first use. */
 let statusCodes: Record<number, string | undefined> | undefined;
 function statusText(status: number): string {
+  if (status === 200) return 'OK';
   statusCodes ??= (require('node:http') as typeof import('node:http')).STATUS_CODES;
   return statusCodes[status] ?? '';
 }
@@ -79,7 +81,7 @@ function dateHeader(): string {
   const second = Math.floor(now / 1000);
   if (second !== dateSecond) {
     dateSecond = second;
-    dateLine = `date: ${new Date(now).toUTCString()}\r\n`;
+    dateLine = `date: ${httpDate(now)}\r\n`;
   }
   return dateLine;
 }
