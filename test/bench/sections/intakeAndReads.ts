@@ -1,8 +1,8 @@
 // Intake (2,000 pre-signed ETH transfers, then 1,000 token transfers, from 10 senders as 10
-// concurrent streams; the median of 3 fresh nodes of each kind, run in turn), resident memory once
+// concurrent streams; the median of 5 fresh nodes of each kind, run in turn, with their range), resident memory once
 // those 3,000 are sealed, then reads under a pipelined load, on the mock node (auto mode) and on
 // Anvil (2 s block time) side by side.
-import type { Figure, Row } from '../table';
+import { fmt, type Figure, type Row } from '../table';
 import { cpuTimeMs, rssMiB, startAnvilNode, startMockCli, withCpu, type BenchNode } from '../processes';
 import { call, median, pipelinedLoad, rpcBody } from '../rpcClient';
 import { deployBenchToken } from '../benchToken';
@@ -12,8 +12,13 @@ import { MOCK_TOKEN, NOT_INSTALLED, profileArgs, size, type BenchConfig } from '
 const ethTransfersPerSender = (config: BenchConfig) => size(config, 200, 20);
 const tokenTransfersPerSender = (config: BenchConfig) => size(config, 100, 10);
 
-/** The intake rows are the median of this many fresh nodes of each kind, run alternately. */
-const intakeRuns = (config: BenchConfig) => size(config, 3, 1);
+/**
+ * The intake rows are the median of this many fresh nodes of each kind, run alternately. On the
+ * bench's two cores one run of either node can differ from the next by a quarter (which core the
+ * node's main thread lands on, and what the load generator does beside it): five runs, with their
+ * range beside the median, show that spread instead of hiding it.
+ */
+const intakeRuns = (config: BenchConfig) => size(config, 5, 1);
 
 interface IntakeFigures {
   /** Accepted transactions per second (wall), and node CPU per accepted transaction (µs). */
@@ -107,12 +112,16 @@ async function deployAnvilToken(node: BenchNode): Promise<string> {
 /** The intake figures of several runs as the rows show them: the median of each. */
 function intakeFigures(runs: readonly IntakeFigures[]): { eth: Figure; token: Figure; ethCpu: Figure; tokenCpu: Figure } {
   const m = (pick: (f: IntakeFigures) => number) => median(runs.map(pick));
-  const of = runs.length > 1 ? `, median of ${runs.length} fresh nodes` : '';
+  const range = (pick: (f: IntakeFigures) => number, unit: string) => {
+    if (runs.length < 2) return '';
+    const values = runs.map(pick);
+    return `, median of ${runs.length} fresh nodes (${fmt(Math.min(...values))}–${fmt(Math.max(...values))} ${unit})`;
+  };
   return {
-    eth: { value: m((f) => f.eth), cpu: `${Math.round(m((f) => f.ethCpu))} µs CPU/tx${of}` },
-    token: { value: m((f) => f.token), cpu: `${Math.round(m((f) => f.tokenCpu))} µs CPU/tx${of}` },
-    ethCpu: { value: m((f) => f.ethCpu) },
-    tokenCpu: { value: m((f) => f.tokenCpu) },
+    eth: { value: m((f) => f.eth), cpu: `${Math.round(m((f) => f.ethCpu))} µs CPU/tx${range((f) => f.eth, 'tx/s')}` },
+    token: { value: m((f) => f.token), cpu: `${Math.round(m((f) => f.tokenCpu))} µs CPU/tx${range((f) => f.token, 'tx/s')}` },
+    ethCpu: { value: m((f) => f.ethCpu), cpu: range((f) => f.ethCpu, 'µs').replace(/^, /, '') || undefined },
+    tokenCpu: { value: m((f) => f.tokenCpu), cpu: range((f) => f.tokenCpu, 'µs').replace(/^, /, '') || undefined },
   };
 }
 
