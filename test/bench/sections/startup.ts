@@ -2,7 +2,8 @@
 // the CPU the process had used by then: the CLI bundle on Node, the single executable (when
 // `npm run build:sea` has built it) and Anvil. Two reference rows, not the mock node, give the
 // runtime's own floor: a bare Node server (node:net, one fixed HTTP reply), and the same server as
-// an empty single executable.
+// an empty single executable. Each round starts every kind once, in turn (the order reversed every
+// other round), so a change in the machine's speed over the section meets every row alike.
 //
 // NODE_EXTRA_CA_CERTS: when it is set, Node reads and parses that certificate file at every start,
 // before any of the node's own code (on this project's machines it names the system bundle of 144
@@ -23,13 +24,29 @@ interface Start {
   cpuMs: number;
 }
 
-async function medianStart(runs: number, command: string, args: (port: number) => string[], env: NodeJS.ProcessEnv = process.env): Promise<Start> {
-  const starts: Start[] = [];
-  for (let i = 0; i < runs; i++) {
-    const port = await freePort();
-    starts.push(await timeToFirstAnswer(command, args(port), port, env));
+/** One way of starting a server: its command, its arguments for a port, its environment. */
+interface Starter {
+  command: string;
+  args: (port: number) => string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The median start of each starter over `runs` rounds; each round starts every starter once, in
+ * turn, the order reversed every other round.
+ */
+async function medianStarts(runs: number, starters: readonly Starter[]): Promise<Start[]> {
+  const starts: Start[][] = starters.map(() => []);
+  for (let round = 0; round < runs; round++) {
+    const order = starters.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) {
+      const { command, args, env } = starters[i];
+      const port = await freePort();
+      starts[i].push(await timeToFirstAnswer(command, args(port), port, env ?? process.env));
+    }
   }
-  return { wallMs: median(starts.map((s) => s.wallMs)), cpuMs: median(starts.map((s) => s.cpuMs)) };
+  return starts.map((list) => ({ wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)) }));
 }
 
 const SEA = join(__dirname, '..', '..', '..', 'dist', process.platform === 'win32' ? 'chain-mock-node.exe' : 'chain-mock-node');
@@ -62,32 +79,20 @@ require('node:net').createServer((socket) => {
 }).listen(port, '127.0.0.1');
 `;
 
-async function bareNodeServer(runs: number): Promise<Start> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-bare-node-'));
-  try {
-    const file = join(dir, 'bare-server.js');
-    writeFileSync(file, BARE_SERVER);
-    return await medianStart(runs, process.execPath, (port) => [file, '--port', String(port)], withoutCaFile);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** The bare server's file, written in `dir`. */
+function bareServerFile(dir: string): string {
+  const file = join(dir, 'bare-server.js');
+  writeFileSync(file, BARE_SERVER);
+  return file;
 }
 
 /**
  * The same bare server as a single executable of this Node (no startup snapshot: for a program
- * this small one only adds its deserialisation), made in a temporary folder the way
- * `npm run build:sea` makes the mock node's: the floor of any single executable here.
+ * this small one only adds its deserialisation), made in `dir` the way `npm run build:sea` makes
+ * the mock node's: the floor of any single executable here.
  */
-async function emptySingleExecutable(runs: number): Promise<Start> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-empty-sea-'));
-  try {
-    const main = join(dir, 'bare-server.js');
-    writeFileSync(main, BARE_SERVER);
-    const executable = makeSingleExecutable({ main, useSnapshot: false }, join(dir, 'bare-server'), { stdio: 'pipe' });
-    return await medianStart(runs, executable, (port) => ['--port', String(port)], withoutCaFile);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function emptySingleExecutable(dir: string, main: string): string {
+  return makeSingleExecutable({ main, useSnapshot: false }, join(dir, 'bare-server'), { stdio: 'pipe' });
 }
 
 const cpuText = (start: Start) => (Number.isFinite(start.cpuMs) ? `${fmt(start.cpuMs)} ms CPU` : undefined);
@@ -95,15 +100,36 @@ const cpuText = (start: Start) => (Number.isFinite(start.cpuMs) ? `${fmt(start.c
 export async function startup(config: BenchConfig): Promise<Row[]> {
   const runs = size(config, 7, 2);
   const cliArgs = (port: number) => [MOCK_CLI, '--port', String(port), '--quiet'];
-  const mock = await medianStart(runs, process.execPath, cliArgs, withoutCaFile);
   const caFile = process.env[CA_VARIABLE];
-  const mockWithCaFile = caFile ? await medianStart(runs, process.execPath, cliArgs) : undefined;
   const binary = config.anvil;
-  const anvil = binary ? await medianStart(runs, binary, (port) => ['--port', String(port), '--silent']) : undefined;
-  const bare = await bareNodeServer(runs);
-  const sea = existsSync(SEA) ? await medianStart(runs, SEA, (port) => ['--port', String(port), '--quiet'], withoutCaFile) : undefined;
-  // Only beside the mock node's executable: `npm run build:sea` has shown this machine can make one.
-  const emptySea = sea ? await emptySingleExecutable(runs) : undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
+  let mock: Start, mockWithCaFile: Start | undefined, anvil: Start | undefined, bare: Start, sea: Start | undefined, emptySea: Start | undefined;
+  try {
+    const bareFile = bareServerFile(dir);
+    const hasSea = existsSync(SEA);
+    const starters: Starter[] = [
+      { command: process.execPath, args: cliArgs, env: withoutCaFile },
+      { command: process.execPath, args: (port) => [bareFile, '--port', String(port)], env: withoutCaFile },
+      ...(caFile ? [{ command: process.execPath, args: cliArgs }] : []),
+      ...(binary ? [{ command: binary, args: (port: number) => ['--port', String(port), '--silent'] }] : []),
+      // The empty single executable only beside the mock node's: `npm run build:sea` has shown this machine can make one.
+      ...(hasSea
+        ? [
+          { command: SEA, args: (port: number) => ['--port', String(port), '--quiet'], env: withoutCaFile },
+          { command: emptySingleExecutable(dir, bareFile), args: (port: number) => ['--port', String(port)], env: withoutCaFile },
+        ]
+        : []),
+    ];
+    const starts = await medianStarts(runs, starters);
+    [mock, bare] = starts;
+    let next = 2;
+    mockWithCaFile = caFile ? starts[next++] : undefined;
+    anvil = binary ? starts[next++] : undefined;
+    sea = hasSea ? starts[next++] : undefined;
+    emptySea = hasSea ? starts[next++] : undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const anvilFigure = anvil ? { value: anvil.wallMs, cpu: cpuText(anvil) } : NOT_INSTALLED;
   const caNote = caFile ? `${CA_VARIABLE} unset for the node` : undefined;
   const seaRow: Row[] = sea === undefined ? [] : [{
