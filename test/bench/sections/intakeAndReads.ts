@@ -1,7 +1,7 @@
 // Intake (2,000 pre-signed ETH transfers, then 1,000 token transfers, from 10 senders as 10
-// concurrent streams; the median of 5 fresh nodes of each kind, run in turn, with their range), resident memory once
-// those 3,000 are sealed, then reads under a pipelined load, on the mock node (auto mode) and on
-// Anvil (2 s block time) side by side.
+// concurrent streams; the median of 5 fresh nodes of each kind, run in turn, with their range),
+// resident memory once those 3,000 are sealed, then reads under a pipelined load, on the mock node
+// (auto mode) and on Anvil (2 s block time) side by side.
 import { fmt, type Figure, type Row } from '../table';
 import { cpuTimeMs, rssMiB, startAnvilNode, startMockCli, withCpu, type BenchNode } from '../processes';
 import { call, median, pipelinedLoad, rpcBody } from '../rpcClient';
@@ -14,7 +14,7 @@ const tokenTransfersPerSender = (config: BenchConfig) => size(config, 100, 10);
 
 /**
  * The intake rows are the median of this many fresh nodes of each kind, run alternately. On the
- * bench's two cores one run of either node can differ from the next by a quarter (which core the
+ * bench's two cores one run of either node can differ from the next by a third (which core the
  * node's main thread lands on, and what the load generator does beside it): five runs, with their
  * range beside the median, show that spread instead of hiding it.
  */

@@ -32,21 +32,22 @@ interface Starter {
 }
 
 /**
- * The median start of each starter over `runs` rounds; each round starts every starter once, in
- * turn, the order reversed every other round.
+ * The median start of each named starter over `runs` rounds; each round starts every starter
+ * once, in turn, the order reversed every other round.
  */
-async function medianStarts(runs: number, starters: readonly Starter[]): Promise<Start[]> {
-  const starts: Start[][] = starters.map(() => []);
+async function medianStarts<Name extends string>(runs: number, starters: Partial<Record<Name, Starter>>): Promise<Partial<Record<Name, Start>>> {
+  const named = Object.entries(starters) as [Name, Starter][];
+  const starts = new Map<Name, Start[]>(named.map(([name]) => [name, []]));
   for (let round = 0; round < runs; round++) {
-    const order = starters.map((_, i) => i);
-    if (round % 2 === 1) order.reverse();
-    for (const i of order) {
-      const { command, args, env } = starters[i];
+    const order = round % 2 === 0 ? named : [...named].reverse();
+    for (const [name, { command, args, env }] of order) {
       const port = await freePort();
-      starts[i].push(await timeToFirstAnswer(command, args(port), port, env ?? process.env));
+      starts.get(name)!.push(await timeToFirstAnswer(command, args(port), port, env ?? process.env));
     }
   }
-  return starts.map((list) => ({ wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)) }));
+  const medians: Partial<Record<Name, Start>> = {};
+  for (const [name, list] of starts) medians[name] = { wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)) };
+  return medians;
 }
 
 const SEA = join(__dirname, '..', '..', '..', 'dist', process.platform === 'win32' ? 'chain-mock-node.exe' : 'chain-mock-node');
@@ -103,33 +104,28 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
   const caFile = process.env[CA_VARIABLE];
   const binary = config.anvil;
   const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
-  let mock: Start, mockWithCaFile: Start | undefined, anvil: Start | undefined, bare: Start, sea: Start | undefined, emptySea: Start | undefined;
+  type Kind = 'mock' | 'mockWithCaFile' | 'anvil' | 'bare' | 'sea' | 'emptySea';
+  let starts: Partial<Record<Kind, Start>>;
   try {
     const bareFile = bareServerFile(dir);
-    const hasSea = existsSync(SEA);
-    const starters: Starter[] = [
-      { command: process.execPath, args: cliArgs, env: withoutCaFile },
-      { command: process.execPath, args: (port) => [bareFile, '--port', String(port)], env: withoutCaFile },
-      ...(caFile ? [{ command: process.execPath, args: cliArgs }] : []),
-      ...(binary ? [{ command: binary, args: (port: number) => ['--port', String(port), '--silent'] }] : []),
-      // The empty single executable only beside the mock node's: `npm run build:sea` has shown this machine can make one.
-      ...(hasSea
-        ? [
-          { command: SEA, args: (port: number) => ['--port', String(port), '--quiet'], env: withoutCaFile },
-          { command: emptySingleExecutable(dir, bareFile), args: (port: number) => ['--port', String(port)], env: withoutCaFile },
-        ]
-        : []),
-    ];
-    const starts = await medianStarts(runs, starters);
-    [mock, bare] = starts;
-    let next = 2;
-    mockWithCaFile = caFile ? starts[next++] : undefined;
-    anvil = binary ? starts[next++] : undefined;
-    sea = hasSea ? starts[next++] : undefined;
-    emptySea = hasSea ? starts[next++] : undefined;
+    const starters: Partial<Record<Kind, Starter>> = {
+      mock: { command: process.execPath, args: cliArgs, env: withoutCaFile },
+      bare: { command: process.execPath, args: (port) => [bareFile, '--port', String(port)], env: withoutCaFile },
+    };
+    if (caFile) starters.mockWithCaFile = { command: process.execPath, args: cliArgs };
+    if (binary) starters.anvil = { command: binary, args: (port) => ['--port', String(port), '--silent'] };
+    if (existsSync(SEA)) {
+      starters.sea = { command: SEA, args: (port) => ['--port', String(port), '--quiet'], env: withoutCaFile };
+      // Only beside the mock node's executable: `npm run build:sea` has shown this machine can make one.
+      starters.emptySea = { command: emptySingleExecutable(dir, bareFile), args: (port) => ['--port', String(port)], env: withoutCaFile };
+    }
+    starts = await medianStarts(runs, starters);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const { mockWithCaFile, anvil, sea, emptySea } = starts;
+  const mock = starts.mock!;
+  const bare = starts.bare!;
   const anvilFigure = anvil ? { value: anvil.wallMs, cpu: cpuText(anvil) } : NOT_INSTALLED;
   const caNote = caFile ? `${CA_VARIABLE} unset for the node` : undefined;
   const seaRow: Row[] = sea === undefined ? [] : [{
