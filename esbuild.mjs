@@ -124,7 +124,10 @@ const common = {
 // The CLI: minified (half the text to read and compile at every start), as dist/mock-node.bundle beside the small loader
 // dist/mock-node.js (mock-node/package/codeCache.mjs), which compiles it with V8's code cache (dist/mock-node.cache, made below by a training run).
 const CLI = 'dist/mock-node.js';
-const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: ['mock-node/cli.ts'], outfile: CLI, minify: true, sourcemap: false, write: false };
+// PROFILE_NAMES=1 keeps the identifiers (whitespace and syntax still minified): a CPU profile of the
+// CLI (`npm run bench -- --profile DIR`) then names the node's own functions instead of `Bg`, `Ti`.
+const minifyCli = process.env.PROFILE_NAMES ? { minifyWhitespace: true, minifySyntax: true } : { minify: true };
+const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: ['mock-node/cli.ts'], outfile: CLI, ...minifyCli, sourcemap: false, write: false };
 // No keepNames: its __name call per function and class (870) redefined each one's name at every
 // start, 13 M instructions; no code of the node reads a function's or class's name (its errors
 // set their own), so stack traces show the minified names, as they show minified positions.
