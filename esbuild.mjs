@@ -40,7 +40,7 @@ const LAZY_BUNDLES = { express: 'mock-node-express.js', ws: 'mock-node-ws.js', e
 const EVM_BUNDLE = 'mock-node-evm.js';
 // The slower secp256k1 backends (tiny-secp256k1's WebAssembly loader, @noble/curves) and
 // @noble/hashes' keccak are fallbacks, required by mock-node/execution/signatures.ts and
-// mock-node/chain/keccak.ts only where the faster backend does not load: bundles of their own too,
+// mock-node/encoding/keccak.ts only where the faster backend does not load: bundles of their own too,
 // out of the text every start reads and compiles.
 const FALLBACK_BUNDLES = {
   'tiny-secp256k1': 'mock-node-secp256k1-wasm.js',

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatUnits, parseUnits } from 'ethers';
-import { keccakBackend, whenKeccakSettled } from './chain/keccak';
+import { keccakBackend, whenKeccakSettled } from './encoding/keccak';
 import { startMockNode, type RunningMockNode } from './node';
 import { CLI_FLAGS, defaultAt, OptionError, type CliFlag, type MockNodeOptionsInput } from './options';
 
@@ -237,7 +237,7 @@ export async function main(): Promise<void> {
   // What the loader of dist/mock-node.js did with V8's code cache (mock-node/package/codeCache.mjs).
   const codeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('chain-mock-node.codeCache')];
   if (typeof codeCache === 'string') node.core.logger.debug('code cache', { status: codeCache });
-  // Once V8 has compiled the WebAssembly sponge (off the main thread, chain/keccak.ts).
+  // Once V8 has compiled the WebAssembly sponge (off the main thread, encoding/keccak.ts).
   void whenKeccakSettled().then(() => node.core.logger.debug('keccak', { backend: keccakBackend() }));
   if (node.options.jsonLogs) {
     // The log never holds the key (it is scrubbed): what a test harness needs, the full dedicated

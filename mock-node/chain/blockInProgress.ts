@@ -1,13 +1,13 @@
 // The block being built: flashblocks append executed transactions to it, and each flashblock
 // publishes an immutable snapshot (a BlockRecord with sealed = false) that every `pending` read
 // answers from. Sealing turns the last snapshot into the sealed block.
-import { EMPTY_LOGS_BLOOM, LogsBloom } from './bloom';
-import { bytesHex, hexBytes, uintBytes, wordBytes } from './bytes';
-import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from './header';
-import type { Hex } from './hex';
-import { keccak256Bytes } from './keccak';
-import { encodeBytes, encodeList } from './trieRoot';
-import { OrderedTrieBuilder } from './tries';
+import { EMPTY_LOGS_BLOOM, LogsBloom } from '../encoding/bloom';
+import { bytesHex, hexBytes, uintBytes, wordBytes } from '../encoding/bytes';
+import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from '../encoding/header';
+import type { Hex } from '../encoding/hex';
+import { keccak256Bytes } from '../encoding/keccak';
+import { encodeBytes, encodeList } from '../encoding/trieRoot';
+import { OrderedTrieBuilder } from '../encoding/tries';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord } from './types';
 import { EMPTY_TRIE_ROOT } from '../state/stateTrie';
 import type { StateLayer } from '../state/worldState';

@@ -3,7 +3,7 @@
 // keys in the order `{ ...applied, cumulativeGasUsed, logsBloom }` gave them): V8 gave every such
 // spread copy a hidden class of its own (1,388 classes for 1,428 receipts in a heap snapshot),
 // which cost memory per receipt and left every site that reads receipts megamorphic.
-import { bloomOfLogs } from './bloom';
+import { bloomOfLogs } from '../encoding/bloom';
 import type { ReceiptRecord } from './types';
 
 /** What execution answers: the receipt without the block's fields. */

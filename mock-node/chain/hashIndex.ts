@@ -2,7 +2,7 @@
 // with a 66-character string key and an object value. A slot keeps the hash's first 8 bytes; a
 // caller that still holds the record checks the full hash (`accept`), and one whose record was
 // pruned takes the 8-byte match (a false match needs two of its hashes to agree on 64 bits).
-import type { Hex } from './hex';
+import type { Hex } from '../encoding/hex';
 
 const EMPTY = 0;
 const DELETED = 0xffffffff;

@@ -9,7 +9,7 @@
 // With --history-blocks, pruned blocks' entries are dropped once they are as many blocks as the
 // kept ones (so the index holds at most twice the kept history, and each entry is dropped once).
 import type { Chain } from './chain';
-import type { Hex } from './hex';
+import type { Hex } from '../encoding/hex';
 import type { BlockRecord } from './types';
 
 class LogIndex {

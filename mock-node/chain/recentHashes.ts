@@ -8,7 +8,7 @@
 // high, key low, number) and a 4-byte slot in an open-addressing table kept at most half full,
 // so about 20 bytes an entry, whatever the run's length. Forgetting the oldest entry frees its
 // slot by backward shifting (no tombstones), so the table never needs rebuilding.
-import type { Hex } from './hex';
+import type { Hex } from '../encoding/hex';
 
 export class RecentHashes {
   /** Per entry, oldest first from `next` on once full: key high, key low, number. */

@@ -10,8 +10,8 @@
 // after the next block's flashblock 0 is out. Reads meanwhile answer from those records. A
 // caller that never yields to the event loop still has at most two blocks waiting: a third
 // seal packs the oldest at once.
-import type { BlockHeader } from './header';
-import type { Hex } from './hex';
+import type { BlockHeader } from '../encoding/header';
+import type { Hex } from '../encoding/hex';
 import { bodyCount, bodyLogCount, bodyHash, bodyHashIs, firstLogOf, packBody, unpackBody, unpackLogs, unpackTransaction, type CompactBody } from './sealedBody';
 import type { BlockRecord, IncludedTransaction, LogRecord } from './types';
 import type { StateLayer } from '../state/worldState';

@@ -16,11 +16,11 @@
 //   topics are mostly padded addresses: each is kept once, without its zeros.
 // A transaction whose record the bytes would not give back exactly (flag KEPT) is held whole
 // beside the body; only its hash and sender are in the bytes, for the hash index.
-import { readsBackFromBytes, transactionFromBytes } from './sealedTransaction';
-import type { Hex } from './hex';
+import { readsBackFromBytes, transactionFromBytes } from '../encoding/sealedTransaction';
+import type { Hex } from '../encoding/hex';
 import type { IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from './types';
-import { bloomOfLogs, EMPTY_LOGS_BLOOM } from './bloom';
-import { flatHex } from './flatHex';
+import { bloomOfLogs, EMPTY_LOGS_BLOOM } from '../encoding/bloom';
+import { flatHex } from '../encoding/flatHex';
 
 const SUCCESS = 1;
 const CONTRACT = 2;

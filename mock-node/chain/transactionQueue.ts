@@ -1,6 +1,6 @@
 // Transactions accepted but not yet pre-confirmed, in arrival order. A transaction whose nonce
 // is ahead of its sender's waits here until the gap is filled.
-import type { Hex } from './hex';
+import type { Hex } from '../encoding/hex';
 import type { TransactionRecord } from './types';
 
 /** Senders with nothing queued whose count (0) is kept before add() forgets them (each is one map entry). */

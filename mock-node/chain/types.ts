@@ -1,65 +1,11 @@
-// The records the chain keeps: decoded transactions, their receipts and logs, and blocks
-// (sealed, or the pending block as of one flashblock). All of them are immutable once published.
-import type { BlockHeader } from './header';
-import type { Hex } from './hex';
+// A block the chain keeps: sealed, or the pending block as of one flashblock. Immutable once published.
+// The transaction, receipt and log records it holds are the ground floor's (encoding/records.ts).
+import type { BlockHeader } from '../encoding/header';
+import type { Hex } from '../encoding/hex';
+import type { IncludedTransaction, LogRecord } from '../encoding/records';
 import type { StateLayer } from '../state/worldState';
 
-export type AccessList = { address: Hex; storageKeys: Hex[] }[];
-
-export interface TransactionRecord {
-  hash: Hex;
-  /** 0 legacy, 1 EIP-2930, 2 EIP-1559. */
-  type: number;
-  chainId: bigint | null;
-  nonce: bigint;
-  from: Hex;
-  to: Hex | null;
-  value: bigint;
-  input: Hex;
-  gasLimit: bigint;
-  /** Legacy and EIP-2930 only. */
-  gasPrice: bigint | null;
-  maxFeePerGas: bigint | null;
-  maxPriorityFeePerGas: bigint | null;
-  accessList: AccessList | null;
-  v: bigint;
-  r: Hex;
-  s: Hex;
-  yParity: number;
-  /** Consensus encoding (what the transactions trie stores; the raw bytes that were sent). */
-  encoded: Hex;
-}
-
-export interface LogRecord {
-  address: Hex;
-  topics: Hex[];
-  data: Hex;
-  /** Position of the log within its block. */
-  logIndex: number;
-  transactionIndex: number;
-  transactionHash: Hex;
-}
-
-export interface ReceiptRecord {
-  /** 1 success, 0 failure. */
-  status: 0 | 1;
-  gasUsed: bigint;
-  cumulativeGasUsed: bigint;
-  effectiveGasPrice: bigint;
-  logs: LogRecord[];
-  logsBloom: Hex;
-  contractAddress: Hex | null;
-  /** Revert reason when the token reverted with Error(string). */
-  revertReason?: string;
-  /** Raw revert data (for debugging clients). */
-  revertData?: Hex;
-}
-
-export interface IncludedTransaction {
-  tx: TransactionRecord;
-  receipt: ReceiptRecord;
-  index: number;
-}
+export type { AccessList, IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from '../encoding/records';
 
 /** A sealed block, or the pending block as of one flashblock. */
 export interface BlockRecord {

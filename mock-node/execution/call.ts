@@ -2,7 +2,7 @@
 // runs the message on a throw-away draft of a block's state and throws a ChainError when it does
 // not succeed (a revert with its data, out of gas, a value the sender cannot pay). A message that
 // meets EVM code (creation code in a deployless call, a deployed contract) runs in the EVM.
-import { ChainError } from '../chain/errors';
+import { ChainError } from '../encoding/errors';
 import { StateDraft, type StateReader } from '../state/worldState';
 import { machineFor } from './evm/index';
 import type { EvmMessage, EvmOutcome, Machine } from './evm/machine';

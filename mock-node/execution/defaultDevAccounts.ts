@@ -2,7 +2,7 @@
 // constants: deriving them costs a BIP-39 seed (2,048 rounds of PBKDF2) and one public key each,
 // which was a fifth of the CLI's start-up. A custom mnemonic, or more accounts, are derived
 // (devAccounts.ts); a test checks these against the derivation.
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 
 /** [checksummed address, private key], in derivation order. */
 export const DEFAULT_DEV_ACCOUNTS: readonly (readonly [string, Hex])[] = [

@@ -2,7 +2,7 @@
 // addresses Anvil and Hardhat print for the well-known test mnemonic. For that mnemonic the
 // first 20 come from constants (defaultDevAccounts.ts); others are derived.
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 import { DEFAULT_MNEMONIC } from '../options';
 import { DEFAULT_DEV_ACCOUNTS } from './defaultDevAccounts';
 

@@ -3,9 +3,9 @@
 // TypeScript implementation against its own storage slots; a message that meets other code (a
 // creation, a deployed contract) runs in the EVM (./evm), loaded only then.
 import { AbiCoder, dataSlice, getCreateAddress } from 'ethers';
-import { ChainError } from '../chain/errors';
-import type { Hex } from '../chain/hex';
-import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
+import { ChainError } from '../encoding/errors';
+import type { Hex } from '../encoding/hex';
+import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '../encoding/records';
 import type { AccountRecord, StateDraft, StateReader } from '../state/worldState';
 import { machineFor } from './evm/index';
 import { initialWarmSet } from './evmGas';

@@ -4,7 +4,7 @@
 // signature (r = s = 0, yParity 0: see transaction.ts). Node-wide and not part of the chain's
 // state, as in Anvil: evm_revert and reorgs leave it as it is. eth_sendRawTransaction never
 // looks here.
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 
 export class Impersonation {
   private readonly accounts = new Set<Hex>();

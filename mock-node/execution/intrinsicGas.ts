@@ -2,8 +2,8 @@
 // access lists, a creation's 32,000 and EIP-3860's initcode words), and the EIP-7623 calldata
 // floor of Prague and later: the rules of Anvil 1.7.1's default hardfork (Osaka, reported as BPO1).
 import { getBytes } from 'ethers';
-import type { AccessList } from '../chain/types';
-import type { Hex } from '../chain/hex';
+import type { AccessList } from '../encoding/records';
+import type { Hex } from '../encoding/hex';
 
 export const TX_BASE_GAS = 21_000n;
 const ZERO_BYTE_GAS = 4n;

@@ -4,9 +4,9 @@
 // - native: libsecp256k1 as a Node-API addon (secp256k1Addon.ts), about 5x faster than
 // - wasm: libsecp256k1 compiled to WebAssembly (tiny-secp256k1), where no prebuilt addon loads;
 // - js: @noble/curves, several times slower again, where the WebAssembly module cannot load.
-import type { Hex } from '../chain/hex';
-import { flatHex } from '../chain/flatHex';
-import { keccak256Bytes } from '../chain/keccak';
+import type { Hex } from '../encoding/hex';
+import { flatHex } from '../encoding/flatHex';
+import { keccak256Bytes } from '../encoding/keccak';
 import { loadSecp256k1Addon } from './secp256k1Addon';
 
 /** 65-byte uncompressed public key (0x04 ‖ x ‖ y), or null when no key matches. */

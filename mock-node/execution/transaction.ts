@@ -1,14 +1,14 @@
 // Decoding and static validation of signed transactions (legacy, EIP-2930, EIP-1559).
 import { concat, encodeRlp, getBytes, keccak256, Signature, Transaction, ZeroHash } from 'ethers';
-import type { Hex } from '../chain/hex';
-import { canonicalUintAt } from '../chain/bytes';
-import type { AccessList, TransactionRecord } from '../chain/types';
-import { ChainError } from '../chain/errors';
-import { writeHex } from '../chain/bufferCodec';
-import { flatHex } from '../chain/flatHex';
-import { keccak256Bytes } from '../chain/keccak';
-import { decodeRlpBytes, isList, listHeader, ListScan, RlpError, scanList, type RlpValue } from '../chain/rlp';
-import { markReadsBack } from '../chain/sealedTransaction';
+import type { Hex } from '../encoding/hex';
+import { canonicalUintAt } from '../encoding/bytes';
+import type { AccessList, TransactionRecord } from '../encoding/records';
+import { ChainError } from '../encoding/errors';
+import { writeHex } from '../encoding/bufferCodec';
+import { flatHex } from '../encoding/flatHex';
+import { keccak256Bytes } from '../encoding/keccak';
+import { decodeRlpBytes, isList, listHeader, ListScan, RlpError, scanList, type RlpValue } from '../encoding/rlp';
+import { markReadsBack } from '../encoding/sealedTransaction';
 import { MAX_INITCODE_SIZE, calldataFloorGas, transactionIntrinsicGas } from './intrinsicGas';
 import { recoverSigner, recoverSignerRs } from './signatures';
 

@@ -1,6 +1,6 @@
 // The accounts and storage slots a transaction has touched (EIP-2929): gas metering (evmGas.ts) keeps
 // them and a native contract's call context (nativeContract.ts) carries them.
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 
 /** What a transaction warms before it runs (EIP-2929, EIP-2930, EIP-3651). */
 export interface WarmSet {

@@ -5,7 +5,7 @@
 // slot, account and trie node) and the code hashes (the token's 24 KB implementation) were the
 // largest part of a start. Any other option that shapes the genesis derives them at start.
 import type { GenesisAlloc } from '../chain/chain';
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 import type { DevAccounts } from '../execution/devAccounts';
 import { storageOf, type NativeContracts } from '../execution/execute';
 import type { MockNodeOptions } from '../options';

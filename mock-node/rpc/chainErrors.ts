@@ -2,7 +2,7 @@
 // here, with the code and the wording geth (or Base, for pre-confirmation) answers. Nothing below
 // rpc/ knows a JSON-RPC code.
 import { MAX_TIMESTAMP } from '../chain/clock';
-import type { ChainError, ChainFault } from '../chain/errors';
+import type { ChainError, ChainFault } from '../encoding/errors';
 import { ErrorCode, RpcError } from './errors';
 
 export function rpcErrorOf(error: ChainError): RpcError {

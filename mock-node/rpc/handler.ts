@@ -2,7 +2,7 @@
 // envelope, runs batches and notifications, applies the profile's gates (rate limit, injected
 // faults, batch size, the public profile's receipts rule), and turns every failure into a
 // JSON-RPC error. It never throws and never sees HTTP objects.
-import { ChainError } from '../chain/errors';
+import { ChainError } from '../encoding/errors';
 import { CATALOG, requiredCount, type MethodSpec } from '../catalog/index';
 import { scrubSecrets } from '../redact';
 import { rpcErrorOf } from './chainErrors';

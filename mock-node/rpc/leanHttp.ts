@@ -14,7 +14,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HandleResult } from './handler';
-import { latin1Text } from '../chain/bufferCodec';
+import { latin1Text } from '../encoding/bufferCodec';
 import { httpDate } from './httpDate';
 import { joinedText, jsonBody, PartsCursor, type AsciiCursor, type JsonBody } from './jsonText';
 import { recycleReplyBuffer, REUSED_BUFFER_MIN_BYTES, takeReplyBuffer } from './replyBuffers';

@@ -2,7 +2,7 @@
 // EIP-1898 block objects. The rules are catalog/paramRules.ts (shared with the language server); this
 // module words their faults as geth does: -32602 with a message that names the argument.
 import { invalidParams } from './errors';
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 import type { AccessList } from '../chain/types';
 import { BLOCK_TAGS, isBlockTag, quantityFault, scalarFault, type BlockTag, type QuantityFault } from '../catalog/index';
 

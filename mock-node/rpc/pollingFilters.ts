@@ -6,7 +6,7 @@
 // expire after five minutes without a poll (geth's timeout) and their number is bounded.
 import { secureRandomHex } from '../secureRandom';
 import type { Chain } from '../chain/chain';
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 import type { BlockRecord, IncludedTransaction, LogRecord, TransactionRecord } from '../chain/types';
 import type { PendingIdentity } from '../options';
 import { ErrorCode, RpcError } from './errors';

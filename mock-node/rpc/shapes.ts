@@ -3,7 +3,7 @@
 // `r` and `s` included, is minimal hex (`uint`); transaction objects carry `blockTimestamp`
 // (TransactionInfo); receipts have exactly ReceiptInfo's fields. A pending block's identity
 // (number and hash) follows the pendingIdentity option.
-import { quantity, ZERO_HASH, type Hex } from '../chain/hex';
+import { quantity, ZERO_HASH, type Hex } from '../encoding/hex';
 import type { BlockRecord, IncludedTransaction, LogRecord, TransactionRecord } from '../chain/types';
 import type { PendingIdentity } from '../options';
 

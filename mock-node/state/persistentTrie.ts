@@ -5,8 +5,8 @@
 // readable (proofs of any layer the chain still holds) without a node store. Same encoding as
 // the Yellow Paper's trie: hex-prefix paths, a node under 32 bytes embedded in its parent,
 // others referenced by their keccak-256 (a test checks roots and proofs against @ethereumjs/mpt).
-import { keccak256Bytes } from '../chain/keccak';
-import { EMPTY_ROOT_BYTES, encodeBytes, encodeList, hexPrefix } from '../chain/trieRoot';
+import { keccak256Bytes } from '../encoding/keccak';
+import { EMPTY_ROOT_BYTES, encodeBytes, encodeList, hexPrefix } from '../encoding/trieRoot';
 
 interface Leaf {
   readonly kind: 'leaf';

@@ -9,10 +9,10 @@
 // it or a proof asks for it (a deep revert, eth_getProof at an old block). A genesis's roots are
 // computed at once from its entries (trieRoot.ts); its tries are built only before the first
 // change on top of it, so start-up does not build them.
-import { bytesHex, hexBytes, uintBytes, wordBytes } from '../chain/bytes';
-import type { Hex } from '../chain/hex';
-import { keccak256Bytes } from '../chain/keccak';
-import { encodeBytes, encodeList, trieRoot, type TrieEntry } from '../chain/trieRoot';
+import { bytesHex, hexBytes, uintBytes, wordBytes } from '../encoding/bytes';
+import type { Hex } from '../encoding/hex';
+import { keccak256Bytes } from '../encoding/keccak';
+import { encodeBytes, encodeList, trieRoot, type TrieEntry } from '../encoding/trieRoot';
 import { keyNibbles, proof, put, remove, rootHash, type TrieNode } from './persistentTrie';
 import { isEmptyAccount, StateLayer, type AccountRecord, type StateDraft } from './worldState';
 

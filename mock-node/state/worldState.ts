@@ -2,7 +2,7 @@
 // builder writes into a StateDraft on top of the newest layer and freezes it when the flashblock
 // is cut. Reads walk the layers from newest to oldest; chains of layers are flattened once they
 // grow deep so a read stays a handful of map lookups.
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 
 export interface AccountRecord {
   readonly nonce: bigint;

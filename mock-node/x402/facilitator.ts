@@ -7,7 +7,7 @@
 import { scrubSecrets } from '../redact';
 import { getAddress, zeroPadValue } from 'ethers';
 import type { IncludedTransaction } from '../chain/types';
-import type { Hex } from '../chain/hex';
+import type { Hex } from '../encoding/hex';
 import { EVENT_TOPICS, TOKEN_DECIMALS } from '../tokenKit';
 import type { DevAccount } from '../execution/devAccounts';
 import { OptionError } from '../options';

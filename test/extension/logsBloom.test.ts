@@ -2,7 +2,7 @@
 // built by the mock node's own bloom code (a second implementation) for real logs.
 import * as assert from 'node:assert/strict';
 import { bloomMayMatch } from '../../extension/explorer/logsBloom';
-import { bloomOfLogs } from '../../mock-node/chain/bloom';
+import { bloomOfLogs } from '../../mock-node/encoding/bloom';
 
 const token = '0x3600000000000000000000000000000000000000';
 const other = '0x5fbdb2315678afecb367f032d93f642f64180aa3';

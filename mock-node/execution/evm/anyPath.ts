@@ -2,7 +2,7 @@
 // eth_createAccessList, eth_simulateV1): the native path (value transfers, the built-in token's
 // fast path) when it can, else the EVM, loaded only then. The message writes `draft` as a
 // transaction's would, and an optional tracer sees every frame on either path.
-import type { Hex } from '../../chain/hex';
+import type { Hex } from '../../encoding/hex';
 import { decodeRevertReason, messageNeedsEvm, runMessage, type CallRequest, type CallResult, type NativeContracts } from '../execute';
 import { NativePathDeclined, type BlockEnvironment } from '../nativeContract';
 import type { StateDraft } from '../../state/worldState';

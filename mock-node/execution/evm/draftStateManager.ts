@@ -5,7 +5,7 @@
 import { Account, Address, KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, bytesToHex, bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util';
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { keccak256 } from 'ethers';
-import type { Hex } from '../../chain/hex';
+import type { Hex } from '../../encoding/hex';
 import { EMPTY_ACCOUNT, isEmptyAccount, type StateDraft, type StateReader } from '../../state/worldState';
 
 const CODE_CACHE_LIMIT = 512;

@@ -7,8 +7,8 @@
 import { Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { EVMError, createEVM, type EVM, type EVMResult } from '@ethereumjs/evm';
 import { Address, bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
-import type { AccessList } from '../../chain/types';
-import type { Hex } from '../../chain/hex';
+import type { AccessList } from '../../encoding/records';
+import type { Hex } from '../../encoding/hex';
 import type { StateDraft, StateReader } from '../../state/worldState';
 import { calldataFloorGas, transactionIntrinsicGas } from '../intrinsicGas';
 import type { BlockEnvironment, NativeLog } from '../nativeContract';

@@ -6,7 +6,7 @@
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { EVMError } from '@ethereumjs/evm';
 import { bytesToHex } from '@ethereumjs/util';
-import type { Hex } from '../../chain/hex';
+import type { Hex } from '../../encoding/hex';
 import type { CallType, ExecutionTracer, TracedFrame } from '../trace/recorder';
 
 const CALL_TYPES: Record<number, CallType> = { 0xf0: 'CREATE', 0xf1: 'CALL', 0xf2: 'CALLCODE', 0xf4: 'DELEGATECALL', 0xf5: 'CREATE2', 0xfa: 'STATICCALL' };

@@ -6,8 +6,8 @@ import { concat, toBeHex, zeroPadValue } from 'ethers';
 import { createdAddress } from '../createdAddress';
 import { encodeRevertReason } from '../execute';
 import { recoverSigner } from '../signatures';
-import { bytesHex, hexBytes } from '../../chain/bytes';
-import { keccak256Bytes } from '../../chain/keccak';
+import { bytesHex, hexBytes } from '../../encoding/bytes';
+import { keccak256Bytes } from '../../encoding/keccak';
 import { NativePathDeclined, type CallContext, type CallOutcome, type ContractStorage, type GenesisContext, type Hex, type NativeContract } from '../nativeContract';
 import type { TokenOptions } from '../../options';
 import {

@@ -3,7 +3,7 @@
 // the node's keccak), argument and result types, and whether the function takes ETH. A unit test
 // checks every entry against ethers' Interface of the same ABI.
 import { STABLE_TOKEN_ABI } from '../../tokenKit/index';
-import { keccak256Bytes } from '../../chain/keccak';
+import { keccak256Bytes } from '../../encoding/keccak';
 import { isAbiType, type AbiType } from './calldata';
 
 /** One function of the token's ABI. */

@@ -3,7 +3,7 @@
 // writes two of them several times) kept per address. Equal to tokenKit/slots.ts's for every
 // input (a unit test compares them); the kit's own functions stay the clients' reference.
 import { TOKEN_SLOTS } from '../../tokenKit/index';
-import { keccak256Bytes } from '../../chain/keccak';
+import { keccak256Bytes } from '../../encoding/keccak';
 
 /** A key (0x-hex of at most 32 bytes, or a number) left-padded into `out` at `at`. */
 function putWord(out: Uint8Array, at: number, key: bigint | string): void {

@@ -2,8 +2,8 @@
 // eth_createAccessList) builds it: every storage slot read or written, under the address whose
 // storage it is; every account an opcode touched except the sender, the recipient and the
 // precompiles; plus whatever the request's own list named. Slots in ascending order.
-import { word, type Hex } from '../../chain/hex';
-import type { AccessList } from '../../chain/types';
+import { word, type Hex } from '../../encoding/hex';
+import type { AccessList } from '../../encoding/records';
 import { isPrecompile } from '../evmGas';
 import type { TraceRecorder } from './recorder';
 

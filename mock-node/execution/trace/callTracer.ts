@@ -1,6 +1,6 @@
 // geth's callTracer result from a recorded message: one object per frame, children in `calls`,
 // logs (with `withLog`) in the frame that emitted them, key order as Anvil answers.
-import { quantity, type Hex } from '../../chain/hex';
+import { quantity, type Hex } from '../../encoding/hex';
 import { decodeRevertReason } from '../execute';
 import type { TracedFrame } from './recorder';
 

@@ -1,7 +1,7 @@
 // geth's prestateTracer from a recorded message: the accounts it touched (sender, recipient, fee
 // recipient, every account an opcode touched, every storage owner) with their state before it;
 // with `diffMode`, `pre` and `post` of what changed only.
-import { quantity, word, type Hex } from '../../chain/hex';
+import { quantity, word, type Hex } from '../../encoding/hex';
 import type { StateReader } from '../../state/worldState';
 import type { TraceRecorder } from './recorder';
 

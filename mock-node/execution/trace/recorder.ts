@@ -3,7 +3,7 @@
 // executes a message (the native contracts today, the EVM later) reports into an ExecutionTracer;
 // the tracers (callTracer, prestateTracer, the access list) read the finished TraceRecorder.
 // Tracing is optional everywhere: an executor given no tracer does no work for it.
-import type { Hex } from '../../chain/hex';
+import type { Hex } from '../../encoding/hex';
 
 export type CallType = 'CALL' | 'STATICCALL' | 'DELEGATECALL' | 'CALLCODE' | 'CREATE' | 'CREATE2';
 

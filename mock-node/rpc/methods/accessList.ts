@@ -1,12 +1,12 @@
 // eth_createAccessList: runs the call once recording what it touches, builds the EIP-2930 list
 // from that (as Anvil's inspector does), then runs it again with the list attached for the gas
 // the transaction would use with it.
-import { quantity } from '../../chain/hex';
+import { quantity } from '../../encoding/hex';
 import { simulateCall } from '../../execution/call';
 import { buildAccessList, TraceRecorder } from '../../execution/trace/index';
 import { runMessageOnAnyPath } from '../../execution/evm/anyPath';
 import { StateDraft } from '../../state/worldState';
-import { ChainError } from '../../chain/errors';
+import { ChainError } from '../../encoding/errors';
 import { stateBlock } from '../blockResolution';
 import { parseBlockSelector } from '../params';
 import { parseCallObject } from './transactions';

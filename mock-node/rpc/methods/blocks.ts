@@ -2,7 +2,7 @@
 // transaction lookups by block and index. A block that does not exist (a number above the head,
 // an unknown hash) is a `null` result for every one of them, as the execution-apis say
 // (`oneOf: [notFound, …]`); only state reads answer `header not found`.
-import { quantity } from '../../chain/hex';
+import { quantity } from '../../encoding/hex';
 import type { BlockRecord } from '../../chain/types';
 import { findBlock } from '../blockResolution';
 import { parseBlockSelector, parseBoolean, parseHash, parseQuantity, type BlockSelector } from '../params';

@@ -1,5 +1,5 @@
 // Chain identity, head and fee suggestions.
-import { quantity } from '../../chain/hex';
+import { quantity } from '../../encoding/hex';
 import { invalidParams } from '../errors';
 import { parseBlockSelector, parseQuantity } from '../params';
 import { findBlock } from '../blockResolution';

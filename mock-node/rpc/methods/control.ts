@@ -1,5 +1,5 @@
 // Control methods for tests (Anvil's names where Anvil has one, mock_* for ours).
-import { quantity } from '../../chain/hex';
+import { quantity } from '../../encoding/hex';
 import { invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseInteger } from '../params';
 import type { MethodTable } from './types';

@@ -1,7 +1,7 @@
 // debug_traceTransaction, debug_traceCall, debug_traceBlockByNumber and debug_traceBlockByHash:
 // the transaction (or call) runs again through the same execution as the builder's, with a
 // TraceRecorder; the tracer named in the options shapes what it recorded.
-import type { Hex } from '../../chain/hex';
+import type { Hex } from '../../encoding/hex';
 import { replayBlock } from '../../chain/replay';
 import type { BlockRecord } from '../../chain/types';
 import { runMessageOnAnyPath } from '../../execution/evm/anyPath';

@@ -2,8 +2,8 @@
 // that ends at `pending` adds the pre-confirmed logs; `pending`..`pending` is those alone.
 // With `blockHash` the range is ignored (the seed's rule).
 import type { Chain } from '../../chain/chain';
-import { BloomProbe } from '../../chain/bloom';
-import type { Hex } from '../../chain/hex';
+import { BloomProbe } from '../../encoding/bloom';
+import type { Hex } from '../../encoding/hex';
 import { logIndexOf } from '../../chain/logIndex';
 import type { BlockRecord, LogRecord } from '../../chain/types';
 import { findBlock, blockNumberForTag } from '../blockResolution';

@@ -1,7 +1,7 @@
 // anvil_nodeInfo and anvil_metadata (hardhat_metadata): what the node is and where its chain
 // stands, in Anvil's shapes. Fields Anvil fills from its EVM configuration carry this node's
 // values (the hard fork its headers follow, arrival order in the pool, never forked).
-import { quantity } from '../../chain/hex';
+import { quantity } from '../../encoding/hex';
 import { CLIENT_VERSION } from './chainInfo';
 import type { MethodTable } from './types';
 

@@ -3,7 +3,7 @@
 // transaction not yet sealed: `pending` holds those pre-confirmed in the pending block and the
 // queued ones next in their sender's nonce order; `queued` those behind a nonce gap.
 import type { Chain } from '../../chain/chain';
-import type { Hex } from '../../chain/hex';
+import type { Hex } from '../../encoding/hex';
 import type { TransactionRecord } from '../../chain/types';
 import { parseHash } from '../params';
 import { transactionJson } from '../shapes';

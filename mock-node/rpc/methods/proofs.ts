@@ -1,7 +1,7 @@
 // eth_getProof (EIP-1186): an account and some of its storage slots at a block, with the
 // Merkle-Patricia proofs that tie them to the block's stateRoot. The proofs come from the same
 // trie that computed the root (state/stateTrie.ts), so they verify with any MPT library.
-import { quantity, word, type Hex } from '../../chain/hex';
+import { quantity, word, type Hex } from '../../encoding/hex';
 import { codeHash, EMPTY_TRIE_ROOT } from '../../state/stateTrie';
 import { stateBlock } from '../blockResolution';
 import { invalidParams } from '../errors';

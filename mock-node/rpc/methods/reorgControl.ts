@@ -4,7 +4,7 @@
 //   options.leaveOut  transaction hashes to leave out of the new blocks and return to the queue
 //                     (they land in the pending block), or a number n: the newest n transactions
 // Answers { depth, removed: [old hashes], added: [new hashes], returned: [tx hashes] }.
-import type { Hex } from '../../chain/hex';
+import type { Hex } from '../../encoding/hex';
 import type { TransactionRecord } from '../../chain/types';
 import { invalidParams } from '../errors';
 import { parseHash, parseInteger } from '../params';

@@ -5,10 +5,10 @@
 // without it they run at gas price zero. `traceTransfers` adds an ERC-7528 Transfer log
 // (address 0xeeee…eeee) for each ETH transfer, as geth and Anvil do.
 import { Transaction, keccak256 } from 'ethers';
-import { bloomOfLogs } from '../../chain/bloom';
-import { EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, ZERO_NONCE, blockSize, bodyTransactionBytes, hashHeader, type BlockHeader } from '../../chain/header';
-import { ZERO_HASH, pad32, quantity, word, type Hex } from '../../chain/hex';
-import { orderedTrieRoot } from '../../chain/tries';
+import { bloomOfLogs } from '../../encoding/bloom';
+import { EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, ZERO_NONCE, blockSize, bodyTransactionBytes, hashHeader, type BlockHeader } from '../../encoding/header';
+import { ZERO_HASH, pad32, quantity, word, type Hex } from '../../encoding/hex';
+import { orderedTrieRoot } from '../../encoding/tries';
 import type { IncludedTransaction, LogRecord, TransactionRecord } from '../../chain/types';
 import { decodeRevertReason } from '../../execution/execute';
 import { runMessageOnAnyPath } from '../../execution/evm/anyPath';

@@ -1,7 +1,7 @@
 // Account and storage reads at any block: eth_getBalance, eth_getCode, eth_getStorageAt,
 // eth_getTransactionCount. `pending` reads the state after the newest flashblock. The seed's two
 // reads (storage, transaction count) require the block parameter; balance and code default to latest.
-import { quantity, word } from '../../chain/hex';
+import { quantity, word } from '../../encoding/hex';
 import { stateBlock } from '../blockResolution';
 import { parseAddress, parseBlockSelector, parseSlot, type BlockSelector } from '../params';
 import type { MethodTable } from './types';

@@ -1,7 +1,7 @@
 // mock_dumpState: with --state FILE, writes the chain to that file now (atomically) and answers
 // {path, blocks, queued, bytes}; without one, answers the state itself (the same JSON the file
 // holds). mock_loadState(state) replaces the running chain with such a state.
-import { exportState, importState, saveStateFile, StateFileError } from '../../state/persistence';
+import { exportState, importState, saveStateFile, StateFileError } from '../../chain/persistence';
 import { invalidInput, invalidParams } from '../errors';
 import type { MethodTable } from './types';
 

@@ -2,9 +2,9 @@
 // eth_sendRawTransactionSync (EIP-7966), eth_getTransactionByHash, eth_getTransactionReceipt,
 // eth_call, eth_estimateGas.
 import { Transaction } from 'ethers';
-import { ZERO_ADDRESS, type Hex } from '../../chain/hex';
+import { ZERO_ADDRESS, type Hex } from '../../encoding/hex';
 import type { AccessList, BlockRecord, TransactionRecord } from '../../chain/types';
-import { ChainError } from '../../chain/errors';
+import { ChainError } from '../../encoding/errors';
 import { simulateCall, type SimulateOptions } from '../../execution/call';
 import { decodeLowercaseRawTransaction, fromEthers, impersonatedTransaction } from '../../execution/transaction';
 import { stateBlock } from '../blockResolution';

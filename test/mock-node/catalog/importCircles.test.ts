@@ -2,7 +2,7 @@
 // from a third module"). Every relative import, export-from, `import type` and dynamic import() counts:
 // a type-only circle is still two modules that cannot be read one after the other.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -105,6 +105,49 @@ describe('import circles', () => {
       writeFileSync(join(folder, 'b.ts'), "export { type A } from './a';\nexport type B = number;\n");
       writeFileSync(join(folder, 'c.ts'), "import './b';\n");
       assert.deepEqual(importCircles(folder, ['.']), [['a.ts', 'b.ts']]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+// The mock node's layers, top to bottom (docs: the architecture page). A module may import from its own
+// layer or any layer below it; an import that runs back up is a failure, named with its line.
+const MOCK_NODE_LAYERS = ['rpc', 'chain', 'execution', 'state', 'encoding'];
+
+/** Every relative import between the layer folders under `base` that runs up, as `file -> target`. */
+function importsRunningUp(base: string, layers: string[]): string[] {
+  const rank = (path: string): number => layers.indexOf(relative(base, path).split(/[\\/]/)[0]);
+  const found: string[] = [];
+  for (const layer of layers) {
+    const folder = join(base, layer);
+    if (!existsSync(folder)) continue;
+    for (const file of sourceFiles(folder)) {
+      for (const specifier of importedSpecifiers(file)) {
+        const target = resolveRelative(file, specifier);
+        if (target === undefined) continue;
+        const targetRank = rank(target);
+        if (targetRank >= 0 && targetRank < rank(file)) found.push(`${relative(base, file)} -> ${relative(base, target)}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+describe('mock-node layers', () => {
+  it(`every import between ${MOCK_NODE_LAYERS.join(' > ')} runs down`, () => {
+    const upward = importsRunningUp(join(ROOT, 'mock-node'), MOCK_NODE_LAYERS);
+    assert.deepEqual(upward, [], `imports that run back up the layers:\n${upward.map((line) => `  ${line}`).join('\n')}`);
+  });
+
+  it('finds an import that runs up (the check itself can fail)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'layers-'));
+    try {
+      for (const layer of ['top', 'bottom']) mkdirSync(join(folder, layer));
+      writeFileSync(join(folder, 'top', 'a.ts'), "import { b } from '../bottom/b';\nexport const a = b;\n");
+      writeFileSync(join(folder, 'bottom', 'b.ts'), "export const b = 1;\nexport type T = import('../top/a').A;\n");
+      writeFileSync(join(folder, 'bottom', 'c.ts'), "import { b } from './b';\nexport const c = b;\n");
+      assert.deepEqual(importsRunningUp(folder, ['top', 'bottom']), [join('bottom', 'b.ts') + ' -> ' + join('top', 'a.ts')]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -8,8 +8,8 @@
 // reply, never a body that disagrees with its Content-Length.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { bloomOfLogs } from '../../../mock-node/chain/bloom';
-import type { BlockHeader } from '../../../mock-node/chain/header';
+import { bloomOfLogs } from '../../../mock-node/encoding/bloom';
+import type { BlockHeader } from '../../../mock-node/encoding/header';
 import { SealedBlock } from '../../../mock-node/chain/sealedBlock';
 import type { IncludedTransaction, LogRecord } from '../../../mock-node/chain/types';
 import type { RunningMockNode } from '../../../mock-node/index';

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { saveStateFile, writeFileAtomic } from '../../../mock-node/state/persistence';
+import { saveStateFile, writeFileAtomic } from '../../../mock-node/chain/persistence';
 import { startCli } from '../../helpers/cli';
 import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
 import { waitUntil } from '../../helpers/wait';

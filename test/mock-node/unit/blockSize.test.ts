@@ -3,7 +3,7 @@
 // the RLP length-prefix boundaries (short and long strings and lists, 1- to 3-byte lengths).
 import assert from 'node:assert/strict';
 import { decodeRlp, encodeRlp, hexlify, randomBytes } from 'ethers';
-import { blockSize, bodyTransactionBytes, headerFields, type BlockHeader } from '../../../mock-node/chain/header';
+import { blockSize, bodyTransactionBytes, headerFields, type BlockHeader } from '../../../mock-node/encoding/header';
 
 const HASH = '0x' + '11'.repeat(32);
 const header: BlockHeader = {

@@ -2,7 +2,7 @@
 // that holds a matching log, and agrees with the bloom's bits set one value at a time.
 import assert from 'node:assert/strict';
 import { getBytes, hexlify, randomBytes } from 'ethers';
-import { BloomProbe, LogsBloom, bloomOfLogs } from '../../../mock-node/chain/bloom';
+import { BloomProbe, LogsBloom, bloomOfLogs } from '../../../mock-node/encoding/bloom';
 
 const address = () => hexlify(randomBytes(20));
 const topic = () => hexlify(randomBytes(32));

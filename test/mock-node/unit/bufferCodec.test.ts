@@ -2,9 +2,9 @@
 // Buffer codec methods) give what Buffer's public API gives, on plain Uint8Arrays and Buffers.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { latin1Text, writeHex } from '../../../mock-node/chain/bufferCodec';
-import { hexBytes } from '../../../mock-node/chain/bytes';
-import { flatHex } from '../../../mock-node/chain/flatHex';
+import { latin1Text, writeHex } from '../../../mock-node/encoding/bufferCodec';
+import { hexBytes } from '../../../mock-node/encoding/bytes';
+import { flatHex } from '../../../mock-node/encoding/flatHex';
 
 describe('buffer codec: hex in, Latin-1 out', () => {
   it('writeHex writes the bytes Buffer.from(hex) reads, and says how many (up to the first pair that is not hex)', () => {

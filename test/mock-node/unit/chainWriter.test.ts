@@ -1,7 +1,7 @@
 // The chain's writer keeps its invariants in code: a system change is all or nothing, clock
 // changes go through the writer and refuse a timestamp that is not after the latest block's.
 import assert from 'node:assert/strict';
-import { ChainError } from '../../../mock-node/chain/errors';
+import { ChainError } from '../../../mock-node/encoding/errors';
 import { createMockNodeCore, type MockNodeCore } from '../../../mock-node/node';
 
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { flatHex } from '../../../mock-node/chain/flatHex';
+import { flatHex } from '../../../mock-node/encoding/flatHex';
 
 describe('flatHex: 0x-hex of bytes as one string', () => {
   it('equals Buffer hex for every length 0 to 200 and any sub-range, the long ones too', () => {

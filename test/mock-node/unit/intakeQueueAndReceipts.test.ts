@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { concat, encodeRlp, hexlify, toBeArray } from 'ethers';
 import { encodeReceipt } from '../../../mock-node/chain/blockInProgress';
-import { EMPTY_LOGS_BLOOM } from '../../../mock-node/chain/bloom';
+import { EMPTY_LOGS_BLOOM } from '../../../mock-node/encoding/bloom';
 import { TransactionQueue } from '../../../mock-node/chain/transactionQueue';
 import type { ReceiptRecord, TransactionRecord } from '../../../mock-node/chain/types';
 

@@ -1,4 +1,4 @@
-// keccak-256 (mock-node/chain/keccak.ts: the WebAssembly sponge of keccakWasm.ts, and its
+// keccak-256 (mock-node/encoding/keccak.ts: the WebAssembly sponge of keccakWasm.ts, and its
 // fallback, the written-out JavaScript permutation of keccakF.ts) gives @noble/hashes' and ethers'
 // answers for every length across the 136-byte block boundaries, the known empty-input digest,
 // and results that later calls do not overwrite; the module the node loads is the one
@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { keccak256 } from 'ethers';
-import { HASHES_BEFORE_SYNCHRONOUS_LOAD, keccak256Bytes, keccak256Into, keccak256WithJavaScript, keccakBackend, reloadKeccakBackend, whenKeccakSettled } from '../../../mock-node/chain/keccak';
-import { KECCAK_WASM_BASE64, loadKeccakWasm } from '../../../mock-node/chain/keccakWasm';
-import { keccakModuleBytes } from '../../../mock-node/chain/keccakWasmBuild';
+import { HASHES_BEFORE_SYNCHRONOUS_LOAD, keccak256Bytes, keccak256Into, keccak256WithJavaScript, keccakBackend, reloadKeccakBackend, whenKeccakSettled } from '../../../mock-node/encoding/keccak';
+import { KECCAK_WASM_BASE64, loadKeccakWasm } from '../../../mock-node/encoding/keccakWasm';
+import { keccakModuleBytes } from '../../../mock-node/encoding/keccakWasmBuild';
 
 const hex = (bytes: Uint8Array) => '0x' + Buffer.from(bytes).toString('hex');
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createMerkleProof, MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { keccak256Bytes } from '../../../mock-node/chain/keccak';
+import { keccak256Bytes } from '../../../mock-node/encoding/keccak';
 import { get, keyNibbles, proof, put, remove, rootHash, type TrieNode } from '../../../mock-node/state/persistentTrie';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

@@ -4,7 +4,7 @@
 // without value, with calldata (the EIP-7623 floor), an access list, a sender paying itself, and
 // the fee recipient as recipient. A gas limit below the intrinsic gas still takes the general path.
 import assert from 'node:assert/strict';
-import type { Hex } from '../../../mock-node/chain/hex';
+import type { Hex } from '../../../mock-node/encoding/hex';
 import type { TransactionRecord } from '../../../mock-node/chain/types';
 import { applyTransaction, NativeContracts } from '../../../mock-node/execution/execute';
 import type { BlockEnvironment } from '../../../mock-node/execution/nativeContract';

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { keccak256, encodeRlp } from 'ethers';
 import { nextBaseFee } from '../../../mock-node/chain/baseFee';
-import { bloomMayContain, bloomOfLogs } from '../../../mock-node/chain/bloom';
-import { EMPTY_UNCLES_HASH } from '../../../mock-node/chain/header';
-import { orderedTrieRoot } from '../../../mock-node/chain/tries';
+import { bloomMayContain, bloomOfLogs } from '../../../mock-node/encoding/bloom';
+import { EMPTY_UNCLES_HASH } from '../../../mock-node/encoding/header';
+import { orderedTrieRoot } from '../../../mock-node/encoding/tries';
 import { parseBlockSelector, parseQuantity, parseSlot } from '../../../mock-node/rpc/params';
 import { EMPTY_CODE_HASH, EMPTY_TRIE_ROOT } from '../../../mock-node/state/stateTrie';
 import { resolveOptions } from '../../../mock-node/options';

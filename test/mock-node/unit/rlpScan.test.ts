@@ -1,10 +1,10 @@
-// The lean RLP reader (mock-node/chain/rlp.ts): decodeRlpBytes gives ethers' answer on random
+// The lean RLP reader (mock-node/encoding/rlp.ts): decodeRlpBytes gives ethers' answer on random
 // nested items, and scanList, which reads only a list's direct items as positions (the intake
 // decoder's fast path), finds the same items as the full decode and refuses the same malformed input.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { decodeRlp, encodeRlp, hexlify, type RlpStructuredData } from 'ethers';
-import { decodeRlpBytes, isList, ListScan, RlpError, scanList, type RlpValue } from '../../../mock-node/chain/rlp';
+import { decodeRlpBytes, isList, ListScan, RlpError, scanList, type RlpValue } from '../../../mock-node/encoding/rlp';
 
 const rand = (max: number) => Math.floor(Math.random() * max);
 

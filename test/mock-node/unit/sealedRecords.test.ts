@@ -6,13 +6,13 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { Transaction, Wallet, hexlify } from 'ethers';
-import { bloomOfLogs } from '../../../mock-node/chain/bloom';
+import { bloomOfLogs } from '../../../mock-node/encoding/bloom';
 import { HashIndex } from '../../../mock-node/chain/hashIndex';
 import { SealedBlock } from '../../../mock-node/chain/sealedBlock';
 import type { IncludedTransaction, LogRecord, ReceiptRecord } from '../../../mock-node/chain/types';
-import { readsBackFromBytes, sameTransaction, transactionFromBytes } from '../../../mock-node/chain/sealedTransaction';
+import { readsBackFromBytes, sameTransaction, transactionFromBytes } from '../../../mock-node/encoding/sealedTransaction';
 import { decodeLean, decodeRawTransaction, decodeWithEthers, impersonatedTransaction } from '../../../mock-node/execution/transaction';
-import type { BlockHeader } from '../../../mock-node/chain/header';
+import type { BlockHeader } from '../../../mock-node/encoding/header';
 import type { StateLayer } from '../../../mock-node/state/worldState';
 
 const rand = (max: number) => Math.floor(Math.random() * max);

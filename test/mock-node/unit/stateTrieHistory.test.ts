@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { getBytes, hexlify } from 'ethers';
-import { word } from '../../../mock-node/chain/hex';
+import { word } from '../../../mock-node/encoding/hex';
 import { StateTrie } from '../../../mock-node/state/stateTrie';
 import { StateDraft, type AccountRecord, type StateLayer } from '../../../mock-node/state/worldState';
 

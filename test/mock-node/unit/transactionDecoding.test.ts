@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { Transaction, Wallet, hexlify } from 'ethers';
-import { ChainError } from '../../../mock-node/chain/errors';
+import { ChainError } from '../../../mock-node/encoding/errors';
 import { decodeLean, decodeRawTransaction, decodeWithEthers } from '../../../mock-node/execution/transaction';
 
 function randomInt(max: number): number {

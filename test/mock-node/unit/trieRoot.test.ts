@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { indexKey, OrderedTrieBuilder, orderedTrieRootBytes, trieRoot, type TrieEntry } from '../../../mock-node/chain/trieRoot';
+import { indexKey, OrderedTrieBuilder, orderedTrieRootBytes, trieRoot, type TrieEntry } from '../../../mock-node/encoding/trieRoot';
 import { encodeRlp } from 'ethers';
 
 async function mptRoot(entries: readonly TrieEntry[], useKeyHashing = false): Promise<string> {

@@ -6,7 +6,7 @@
 import type { Hex } from './hex';
 import { canonicalUint } from './bytes';
 import { decodeRlpBytes, isList, type RlpValue } from './rlp';
-import type { AccessList, TransactionRecord } from './types';
+import type { AccessList, TransactionRecord } from './records';
 
 class NotReadable extends Error {}
 

@@ -10,20 +10,20 @@
 import { secureRandomHex } from '../secureRandom';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Chain } from '../chain/chain';
-import type { BlockHeader } from '../chain/header';
-import { hashHeader } from '../chain/header';
-import type { Hex } from '../chain/hex';
-import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from '../chain/types';
-import { encodeReceipt } from '../chain/blockInProgress';
-import { bloomOfLogs } from '../chain/bloom';
-import { orderedTrieRoot } from '../chain/tries';
+import type { Chain } from './chain';
+import type { BlockHeader } from '../encoding/header';
+import { hashHeader } from '../encoding/header';
+import type { Hex } from '../encoding/hex';
+import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from './types';
+import { encodeReceipt } from './blockInProgress';
+import { bloomOfLogs } from '../encoding/bloom';
+import { orderedTrieRoot } from '../encoding/tries';
 import { decodeImpersonated, decodeRawTransaction } from '../execution/transaction';
 import { scrubSecrets } from '../redact';
-import { checkSavedStateShape, StateFileError } from './savedStateShape';
-import { PRUNED_STATE_VERSION, STATE_FORMAT, STATE_VERSION, STATE_VERSIONS, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from './savedState';
+import { checkSavedStateShape, StateFileError } from '../state/savedStateShape';
+import { PRUNED_STATE_VERSION, STATE_FORMAT, STATE_VERSION, STATE_VERSIONS, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from '../state/savedState';
 import type { MockNodeOptions } from '../options';
-import { StateDraft, type AccountRecord, type StateLayer } from './worldState';
+import { StateDraft, type AccountRecord, type StateLayer } from '../state/worldState';
 
 /** node:fs/promises, required when a state file is first read or written (it loads readline and more: start-up without a state file need not). */
 const fsPromises = (): typeof import('node:fs/promises') => require('node:fs/promises') as typeof import('node:fs/promises');

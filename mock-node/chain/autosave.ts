@@ -1,7 +1,7 @@
 // --autosave-blocks N: writes the state file every N sealed blocks, so a crash loses at most N
 // blocks. One save at a time; blocks sealed during a save are covered by one more save after it.
 // A failed save is logged as an error and the node keeps running (the next one may succeed).
-import type { Chain } from '../chain/chain';
+import type { Chain } from './chain';
 import type { Logger } from '../logger';
 import type { MockNodeOptions } from '../options';
 import { saveStateFile } from './persistence';
