@@ -1,12 +1,13 @@
 // The records every layer shares: decoded transactions, their receipts and logs, and a transaction
 // with its receipt as a block includes it. All of them are immutable once published.
+import type { DepositReceiptFields } from './depositTransaction';
 import type { Hex } from './hex';
 
 export type AccessList = { address: Hex; storageKeys: Hex[] }[];
 
 export interface TransactionRecord {
   hash: Hex;
-  /** 0 legacy, 1 EIP-2930, 2 EIP-1559. */
+  /** 0 legacy, 1 EIP-2930, 2 EIP-1559, 0x7e an OP Stack deposit (then `deposit` is set, and v, r, s are 0). */
   type: number;
   chainId: bigint | null;
   nonce: bigint;
@@ -26,6 +27,15 @@ export interface TransactionRecord {
   yParity: number;
   /** Consensus encoding (what the transactions trie stores; the raw bytes that were sent). */
   encoded: Hex;
+  /** A deposit's own fields (type 0x7e only; encoding/depositTransaction.ts); `input`, `value`, `gasLimit` hold the rest. */
+  deposit?: DepositInfo;
+}
+
+/** The fields only a deposit transaction has. */
+export interface DepositInfo {
+  sourceHash: Hex;
+  mint: bigint;
+  isSystemTx: boolean;
 }
 
 export interface LogRecord {
@@ -51,6 +61,8 @@ export interface ReceiptRecord {
   revertReason?: string;
   /** Raw revert data (for debugging clients). */
   revertData?: Hex;
+  /** A deposit's receipt fields (type 0x7e only). */
+  deposit?: DepositReceiptFields;
 }
 
 export interface IncludedTransaction {
