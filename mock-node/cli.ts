@@ -9,6 +9,14 @@ import { CLI_FLAGS, defaultAt, OptionError, type CliFlag, type MockNodeOptionsIn
 
 const HEADER = 'chain-mock-node: an offline JSON-RPC node with a live 200 ms pending block and an EIP-3009 token';
 
+/** The last lines of --help: where the manual is (the npm package and the single executable carry no docs of their own). */
+const REPOSITORY_URL = 'https://github.com/chain-rpc-explorer/chain-rpc-explorer';
+export const HELP_EPILOGUE = [
+  'Documentation: every option, method, limit and error explained, with examples',
+  `  ${REPOSITORY_URL}/blob/main/docs/mock-node.md`,
+  `  ${REPOSITORY_URL}/tree/main/docs`,
+];
+
 /** Flags of the command line itself, beside the options of CLI_FLAGS. */
 const OWN_FLAGS = [
   { usage: '--config <file.json>', help: 'read options from a JSON file (command-line flags win)' },
@@ -38,6 +46,7 @@ export function helpText(): string {
   }
   lines.push('', 'Command line');
   for (const own of OWN_FLAGS) lines.push(line(own.usage, own.help));
+  lines.push('', ...HELP_EPILOGUE);
   return lines.join('\n') + '\n';
 }
 
