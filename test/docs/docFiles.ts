@@ -4,10 +4,13 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
-/** Paths relative to the repository root: README.md, then docs/*.md in name order. */
+/** The storefront pages: the VSIX's README and the npm package's README. */
+export const STOREFRONT_READMES = ['extension/README.md', 'mock-node/package/README.md'];
+
+/** Paths relative to the repository root: README.md, docs/*.md in name order, then the storefront READMEs. */
 export function docPaths(): string[] {
   const pages = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort();
-  return ['README.md', ...pages.map((name) => `docs/${name}`)];
+  return ['README.md', ...pages.map((name) => `docs/${name}`), ...STOREFRONT_READMES];
 }
 
 export function readDoc(path: string): string {
