@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction, Wallet } from 'ethers';
-import { HELP_EPILOGUE } from '../../mock-node/cli';
+import { HELP_EPILOGUE, v8HasInterruptBudget } from '../../mock-node/cli';
 import { ROOT, startCli, type CliNode } from '../helpers/cli';
 import { rpc } from '../helpers/rpc';
 import { checkFiveReadsFromPython } from '../clients/pythonClient';
@@ -184,7 +184,9 @@ describe('installable mock node', function () {
         assert.match(node.output(), /keccak backend=webassembly/);
         // The CLI's V8 tiering, which the executable sets for itself too once listening.
         for (let waited = 0; !/v8 flags set=/.test(node.output()) && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.match(node.output(), /v8 flags set=--semi-space-growth-factor=1 --interrupt-budget=\d+/);
+        // (The budget only on a V8 that has one: Node 24's tiers by invocation counts.)
+        assert.match(node.output(), v8HasInterruptBudget() ? /v8 flags set=--semi-space-growth-factor=1 --interrupt-budget=\d+$/m : /v8 flags set=--semi-space-growth-factor=1$/m);
+        assert.doesNotMatch(node.output(), /unrecognized flag/);
       } finally {
         assert.equal(await node.stop(), 0);
       }
