@@ -155,7 +155,7 @@ export function banner(node: RunningMockNode): string {
  * Node's own stream, socket and timer code) cost more CPU than their optimized code saved
  * (callgrind, first 2,000 ETH transfers: 1.05 G of the 1.63 G instructions by which they exceeded
  * a warm node's). Sixteen times the budget leaves TurboFan only what stays hot, and Sparkplug
- * (V8's baseline compiler, cheap) runs the rest; README "Performance" gives what it changed on a
+ * (V8's baseline compiler, cheap) runs the rest; git history of the README's "Performance" gives what it changed on a
  * fresh node and on a warm one.
  */
 export const STANDALONE_V8_FLAGS = '--interrupt-budget=1081344';
