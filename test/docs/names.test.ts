@@ -53,19 +53,35 @@ const METHOD_NAME = /\b(?:eth|net|web3|debug|evm|anvil|hardhat|mock|txpool|perso
 /** Names shaped like methods that are not methods: the notification of eth_subscribe. */
 const NOT_METHODS = new Set(['eth_subscription']);
 
-/** The methods docs/anvil-drop-in.md lists as not served: the table after "**Not served**". */
+/**
+ * The methods docs/anvil-drop-in.md lists as not served: the table after "**Not served**". A name
+ * followed by " with …" (`anvil_reset` with `forking.jsonRpcUrl`) is not served only so: the
+ * catalog may serve it otherwise.
+ */
 export function notServed(page: string): Set<string> {
+  return new Set(notServedRows(page).map((entry) => entry.name));
+}
+
+/** The same, each name with whether the table qualifies it. */
+export function notServedRows(page: string): { name: string; qualified: boolean }[] {
   const start = page.indexOf('**Not served**');
   assert.ok(start >= 0, 'docs/anvil-drop-in.md has no "**Not served**" table');
   const lines = page.slice(start).split('\n');
   const first = lines.findIndex((line) => line.startsWith('|'));
   const end = lines.findIndex((line, index) => index > first && !line.startsWith('|'));
-  const names = new Set<string>();
+  const names: { name: string; qualified: boolean }[] = [];
   for (const row of lines.slice(first, end < 0 ? undefined : end)) {
     const firstCell = row.split('|')[1] ?? '';
-    for (const match of firstCell.matchAll(METHOD_NAME)) names.add(match[0]);
+    for (const match of firstCell.matchAll(METHOD_NAME)) {
+      names.push({ name: match[0], qualified: /^`? with /.test(firstCell.slice(match.index! + match[0].length)) });
+    }
   }
   return names;
+}
+
+/** Names the table lists as not served although the catalog serves them, unqualified: a stale row. */
+export function staleNotServed(page: string, served: ReadonlySet<string>): string[] {
+  return notServedRows(page).filter((entry) => !entry.qualified && served.has(entry.name)).map((entry) => entry.name);
 }
 
 /** Method names a doc uses that are neither served (the catalog) nor listed as not served. `debug_trace*` is a prefix. */
@@ -150,6 +166,12 @@ describe('docs: the names they use exist', () => {
     const unserved = notServed(readDoc('docs/anvil-drop-in.md'));
     assert.ok(unserved.has('anvil_setChainId') && unserved.has('eth_getWork'), 'the not-served table was not read');
     for (const { path, text } of docs()) assert.deepEqual(unknownMethods(text, new Set(CATALOG.keys()), unserved), [], `${path} names methods neither served nor listed as not served`);
+  });
+
+  it('no method the catalog serves is listed as not served (unless the table says when: "with …")', () => {
+    assert.deepEqual(staleNotServed(readDoc('docs/anvil-drop-in.md'), new Set(CATALOG.keys())), []);
+    const sample = '**Not served**\n\n| methods | why |\n|---|---|\n| `anvil_reset` with `forking.jsonRpcUrl`, `eth_getWork` | … |\n| `eth_chainId` | … |\n\nafter';
+    assert.deepEqual(staleNotServed(sample, new Set(['anvil_reset', 'eth_chainId'])), ['eth_chainId']);
   });
 
   it('the method check fails on a method the node does not know and the docs do not list', () => {
