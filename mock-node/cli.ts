@@ -9,6 +9,14 @@ import { CLI_FLAGS, defaultAt, OptionError, type CliFlag, type MockNodeOptionsIn
 
 const HEADER = 'chain-mock-node: an offline JSON-RPC node with a live 200 ms pending block and an EIP-3009 token';
 
+/** The last lines of --help: where the manual is (the npm package and the single executable carry no docs of their own). */
+const REPOSITORY_URL = 'https://github.com/chain-rpc-explorer/chain-rpc-explorer';
+export const HELP_EPILOGUE = [
+  'Documentation: every option, method, limit and error explained, with examples',
+  `  ${REPOSITORY_URL}/blob/main/docs/mock-node.md`,
+  `  ${REPOSITORY_URL}/tree/main/docs`,
+];
+
 /** Flags of the command line itself, beside the options of CLI_FLAGS. */
 const OWN_FLAGS = [
   { usage: '--config <file.json>', help: 'read options from a JSON file (command-line flags win)' },
@@ -38,6 +46,7 @@ export function helpText(): string {
   }
   lines.push('', 'Command line');
   for (const own of OWN_FLAGS) lines.push(line(own.usage, own.help));
+  lines.push('', ...HELP_EPILOGUE);
   return lines.join('\n') + '\n';
 }
 
@@ -146,7 +155,7 @@ export function banner(node: RunningMockNode): string {
  * Node's own stream, socket and timer code) cost more CPU than their optimized code saved
  * (callgrind, first 2,000 ETH transfers: 1.05 G of the 1.63 G instructions by which they exceeded
  * a warm node's). Sixteen times the budget leaves TurboFan only what stays hot, and Sparkplug
- * (V8's baseline compiler, cheap) runs the rest; README "Performance" gives what it changed on a
+ * (V8's baseline compiler, cheap) runs the rest; git history of the README's "Performance" gives what it changed on a
  * fresh node and on a warm one.
  */
 export const STANDALONE_V8_FLAGS = '--interrupt-budget=1081344';
@@ -160,6 +169,16 @@ const V8_DEFAULT_BUDGET = '--interrupt-budget=67584';
 export const LONG_LIVED_MS = 10 * 60_000;
 
 /**
+ * Whether this V8 tiers up by an interrupt budget (`--interrupt-budget`): Node 20's V8 11 does, the
+ * Node it was measured on. Node 24's V8 13 tiers up by invocation counts instead and answers
+ * `setFlagsFromString('--interrupt-budget=…')` with "Error: unrecognized flag" on stderr, so the
+ * budget is set only on a V8 before 12 (on any other the node runs with V8's own tiering).
+ */
+export function v8HasInterruptBudget(v8Version: string = process.versions.v8): boolean {
+  return Number(v8Version.split('.')[0]) < 12;
+}
+
+/**
  * The V8 flags the CLI sets for its own process, each unless the same was given on Node's command
  * line (`given`: its execArgv and NODE_OPTIONS):
  * - once listening (node:v8 takes 4 ms to load: not on the way to the first answer):
@@ -170,11 +189,12 @@ export const LONG_LIVED_MS = 10 * 60_000;
  *     time (on the command line V8 raises that flag to 2 when the heap is set up, so it has to be
  *     set here);
  * - after LONG_LIVED_MS, V8's own budget again (when the CLI had raised it).
+ * The budget only where this V8 has it (v8HasInterruptBudget).
  * tuneV8 sets none in the code cache's training run: V8 stamps the flags on the cache, and the
  * cache must be the one a plain start compiles with (the budget changes no bytecode).
  */
-export function standaloneV8Flags(given: string): { listening: string[]; longLived: string[] } {
-  const budget = !/interrupt-budget/.test(given);
+export function standaloneV8Flags(given: string, hasBudget = v8HasInterruptBudget()): { listening: string[]; longLived: string[] } {
+  const budget = hasBudget && !/interrupt-budget/.test(given);
   return {
     listening: [...(/semi-space/.test(given) ? [] : ['--semi-space-growth-factor=1']), ...(budget ? [STANDALONE_V8_FLAGS] : [])],
     longLived: budget ? [V8_DEFAULT_BUDGET] : [],

@@ -4,7 +4,7 @@
 // nodes whose rendering changed. Node objects keep their identity across rebuilds (VS Code
 // refreshes an element by object). No vscode import: the tree provider hands it `fire`.
 //
-// Two rules keep VS Code's tree from losing rows (see the README, "How the tree refreshes"):
+// Two rules keep VS Code's tree from losing rows (see docs/explorer.md, "How the tree refreshes"):
 // - Nothing is fired while VS Code is asking for children (the extension host would clear the
 //   children it is registering); changes found meanwhile wait until every request has returned.
 // - The node VS Code has just listed the children of is not fired at once when its own row changed

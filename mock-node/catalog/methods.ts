@@ -223,7 +223,7 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
     params: [p('blockHash', 'hash', '32-byte block hash'), p('index', 'quantity', 'Index in the block')],
     result: 'Transaction object, or null.',
   },
-  // Polling filters (the README's "Polling filters").
+  // Polling filters (docs/anvil-drop-in.md, "Polling filters").
   {
     name: 'eth_newFilter', summary: 'Installs a log filter to poll with eth_getFilterChanges. With `toBlock: "pending"` each log is reported once, as soon as a flashblock pre-confirms it.',
     params: [p('filter', 'filter', 'Filter object: fromBlock, toBlock, address, topics (as eth_getLogs).')],

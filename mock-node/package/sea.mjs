@@ -16,8 +16,21 @@ import { makeSingleExecutable } from './seaExecutable.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = join(root, 'dist');
-const output = join(dist, process.platform === 'win32' ? 'chain-mock-node.exe' : 'chain-mock-node');
+// `--out <file>` writes the executable elsewhere (the bench's comparison of Node versions).
+const outArg = process.argv.indexOf('--out');
+const output = outArg > 0 ? process.argv[outArg + 1] : join(dist, process.platform === 'win32' ? 'chain-mock-node.exe' : 'chain-mock-node');
 const cli = join(dist, 'mock-node.js');
+
+// `--node <binary>` builds from another Node (its V8 trains the code cache, its binary carries the
+// executable): this script runs again under it, then the production build is made again for the
+// Node running now, so dist/'s code cache fits this Node again.
+const nodeArg = process.argv.indexOf('--node');
+if (nodeArg > 0) {
+  const other = process.argv[nodeArg + 1];
+  execFileSync(other, [fileURLToPath(import.meta.url), '--out', output], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  process.exit(0);
+}
 
 // The production build: the CLI with its trained code cache, and the lazy bundles minified.
 execFileSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

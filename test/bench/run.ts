@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   console.log(`load:    ${loadAtEnd} at the end`);
   console.log('');
   console.log(renderTable(rows));
-  // What the table was measured with, beside it (the README pastes table and these lines together).
+  // What the table was measured with, beside it (docs/performance.md pastes table and these lines together).
   const held = verdicts(rows).filter((v) => v.holds !== null);
   console.log('');
   console.log(`targets held: ${held.filter((v) => v.holds).length} of ${held.length}`);

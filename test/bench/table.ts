@@ -57,7 +57,7 @@ export function verdicts(rows: readonly Row[]): Verdict[] {
   }));
 }
 
-/** A Markdown table (readable in a terminal and pasteable into the README). */
+/** A Markdown table (readable in a terminal and pasteable into docs/performance.md). */
 export function renderTable(rows: readonly Row[]): string {
   const header = ['what', 'mock node', 'Anvil', 'mock vs Anvil', 'target', 'holds'];
   const lines = rows.map((row) => {

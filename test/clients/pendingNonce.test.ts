@@ -4,7 +4,7 @@
 // cast, against the node in auto mode (200 ms flashblocks) and in manual mode (nothing is
 // pre-confirmed between the sends, so only the queue-aware count can get them right). With
 // `pendingNonce: 'preconfirmed'` (Base's count) the second send collides with the first: the
-// trade-off the README documents.
+// trade-off docs/methods.md documents.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -37,7 +37,7 @@ const MEMO_LOG_GAS = 375n + 4n * 375n + 8n * 32n;
  * costs what `transfer` costs on the same path plus its Memo log. A path the calibration never
  * measured (a signer with code, a signature of another length than 64 or 65 bytes, a check no
  * scenario fails) takes the constants of the measured path of the same function whose failing
- * check is nearest before it: close, not exact (the README lists these).
+ * check is nearest before it: close, not exact (docs/token.md lists these).
  */
 export function pathGas(path: string): PathGas {
   if (path.startsWith(MEMO_SIGNATURE)) {

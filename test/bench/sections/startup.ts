@@ -18,6 +18,7 @@ import { MOCK_CLI, timeToFirstAnswer } from '../processes';
 import { freePort, median } from '../rpcClient';
 import { fmt, type Row } from '../table';
 import { NOT_INSTALLED, size, type BenchConfig } from './config';
+import { NODE_VERSION } from '../../vscode/toolVersions';
 
 interface Start {
   wallMs: number;
@@ -51,6 +52,9 @@ async function medianStarts<Name extends string>(runs: number, starters: Partial
 }
 
 const SEA = join(__dirname, '..', '..', '..', 'dist', process.platform === 'win32' ? 'chain-mock-node.exe' : 'chain-mock-node');
+
+/** The same executable built from the newest Node LTS (`npm run build:sea:lts`), when it has been built. */
+const SEA_LTS = join(__dirname, '..', '..', '..', 'dist', process.platform === 'win32' ? 'chain-mock-node-lts.exe' : 'chain-mock-node-lts');
 
 const CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
 const withoutCaFile: NodeJS.ProcessEnv = { ...process.env, [CA_VARIABLE]: undefined };
@@ -104,7 +108,7 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
   const caFile = process.env[CA_VARIABLE];
   const binary = config.anvil;
   const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
-  type Kind = 'mock' | 'mockWithCaFile' | 'anvil' | 'bare' | 'sea' | 'emptySea';
+  type Kind = 'mock' | 'mockWithCaFile' | 'anvil' | 'bare' | 'sea' | 'seaLts' | 'emptySea';
   let starts: Partial<Record<Kind, Start>>;
   try {
     const bareFile = bareServerFile(dir);
@@ -118,12 +122,13 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
       starters.sea = { command: SEA, args: (port) => ['--port', String(port), '--quiet'], env: withoutCaFile };
       // Only beside the mock node's executable: `npm run build:sea` has shown this machine can make one.
       starters.emptySea = { command: emptySingleExecutable(dir, bareFile), args: (port) => ['--port', String(port)], env: withoutCaFile };
+      if (existsSync(SEA_LTS)) starters.seaLts = { command: SEA_LTS, args: (port) => ['--port', String(port), '--quiet'], env: withoutCaFile };
     }
     starts = await medianStarts(runs, starters);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const { mockWithCaFile, anvil, sea, emptySea } = starts;
+  const { mockWithCaFile, anvil, sea, seaLts, emptySea } = starts;
   const mock = starts.mock!;
   const bare = starts.bare!;
   const anvilFigure = anvil ? { value: anvil.wallMs, cpu: cpuText(anvil) } : NOT_INSTALLED;
@@ -137,7 +142,17 @@ export async function startup(config: BenchConfig): Promise<Row[]> {
     better: 'lower',
     target: { text: '≤ Anvil', holds: (row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value <= row.anvil.value : undefined) },
     note: caNote,
-  }, {
+  }, ...(seaLts === undefined ? [] : [{
+    section: 'start-up',
+    what: `the single executable built from Node ${NODE_VERSION} (dist/chain-mock-node-lts, npm run build:sea:lts), process start to first eth_chainId answer (median of ${runs})`,
+    unit: 'ms',
+    mock: { value: seaLts.wallMs, cpu: cpuText(seaLts) },
+    anvil: anvilFigure,
+    better: 'lower' as const,
+    // npm run build:sea builds from the newest LTS once it starts no slower than this Node's build.
+    target: { text: `≤ the ${process.version} build (${fmt(sea.wallMs)} ms, ${fmt(sea.cpuMs)} ms CPU)`, holds: (row: Row) => row.mock.value <= sea.wallMs },
+    note: caNote,
+  }]), {
     section: 'start-up',
     what: `for reference, not the mock node: the bare Node server below as a single executable (Node's SEA, no snapshot), process start to first answer (median of ${runs})`,
     unit: 'ms',

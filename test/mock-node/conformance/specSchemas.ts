@@ -43,10 +43,10 @@ function loadResults(): Record<string, Schema> {
   return results;
 }
 
-/** A deliberate difference, as the README names it, and how it widens the spec's schemas. */
+/** A deliberate difference, as docs/mock-node.md names it, and how it widens the spec's schemas. */
 export interface Decision {
   id: string;
-  /** Why, in the README's words. */
+  /** Why, in the words of docs/mock-node.md. */
   rule: string;
   widen(components: Components): void;
 }
