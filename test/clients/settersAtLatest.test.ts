@@ -130,7 +130,7 @@ describe('state setters are seen at latest at once, as on Anvil (viem, ethers an
         set: (side: Side, prefix: 'anvil' | 'hardhat', value: bigint) => Promise<unknown>,
         read: (side: Side, client: 'viem' | 'ethers' | 'raw', point: Point) => Promise<unknown>,
         values: [bigint, bigint],
-        proofOf?: (side: Side) => Promise<unknown>,
+        proof?: { of: (side: Side) => Promise<unknown>; expected: unknown },
       ): Promise<void> {
         const rounds = await atSteadyHead(async (side, head) => {
           const points: Point[] = [{ tag: 'latest' }, { tag: 'pending' }, { number: head }];
@@ -143,13 +143,15 @@ describe('state setters are seen at latest at once, as on Anvil (viem, ethers an
           }
           const latest = await rpc(side.url, 'eth_getBlockByNumber', ['latest', false]);
           const byHash = await read(side, 'raw', { tag: undefined, number: head, ...{ hash: latest.hash } } as never);
-          return { answers, reads, rootKept: latest.stateRoot === rootBefore, proof: await proofOf?.(side), byHash: String(byHash) };
+          return { answers, reads, rootKept: latest.stateRoot === rootBefore, proof: await proof?.of(side), byHash: String(byHash) };
         });
         assert.deepEqual(rounds[0], rounds[1], 'the mock node answers as Anvil');
         for (const [i, value] of values.entries()) {
           for (const [where, seen] of Object.entries(rounds[0].reads[i])) assert.equal(seen, String(value), `${where} after the ${i === 0 ? 'anvil' : 'hardhat'} setter`);
         }
         assert.equal(rounds[0].rootKept, true, "the latest header's stateRoot is the block's as sealed");
+        assert.equal(rounds[0].byHash, String(values[1]), 'read by the latest block hash (EIP-1898)');
+        if (proof) assert.equal(rounds[0].proof, proof.expected, 'eth_getProof at latest');
       }
 
       it('setStorageAt: eth_getStorageAt at latest, pending and the latest number (and hash); eth_getProof at latest proves the new value', async () => {
@@ -164,7 +166,7 @@ describe('state setters are seen at latest at once, as on Anvil (viem, ethers an
             return BigInt(await side.ethers.getStorage(account, slot, point.tag ?? point.number));
           },
           [42n, 43n],
-          async (side) => (await rpc(side.url, 'eth_getProof', [account, [slot], 'latest'])).storageProof[0].value,
+          { of: async (side) => (await rpc(side.url, 'eth_getProof', [account, [slot], 'latest'])).storageProof[0].value, expected: '0x2b' },
         );
       });
 
@@ -179,7 +181,7 @@ describe('state setters are seen at latest at once, as on Anvil (viem, ethers an
             return side.ethers.getBalance(account, point.tag ?? point.number);
           },
           [10n ** 18n, 7n],
-          async (side) => (await rpc(side.url, 'eth_getProof', [account, [], 'latest'])).balance,
+          { of: async (side) => (await rpc(side.url, 'eth_getProof', [account, [], 'latest'])).balance, expected: '0x7' },
         );
       });
 
@@ -194,7 +196,7 @@ describe('state setters are seen at latest at once, as on Anvil (viem, ethers an
             return side.ethers.getTransactionCount(account, point.tag ?? point.number);
           },
           [17n, 42n],
-          async (side) => (await rpc(side.url, 'eth_getProof', [account, [], 'latest'])).nonce,
+          { of: async (side) => (await rpc(side.url, 'eth_getProof', [account, [], 'latest'])).nonce, expected: '0x2a' },
         );
       });
 
@@ -212,7 +214,7 @@ describe('state setters are seen at latest at once, as on Anvil (viem, ethers an
             return BigInt(codes.indexOf(code as (typeof codes)[number]));
           },
           [0n, 1n],
-          async (side) => (await rpc(side.url, 'eth_getProof', [account, [], 'latest'])).codeHash === keccak256(codes[1]),
+          { of: async (side) => (await rpc(side.url, 'eth_getProof', [account, [], 'latest'])).codeHash === keccak256(codes[1]), expected: true },
         );
       });
 
