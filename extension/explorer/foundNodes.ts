@@ -11,9 +11,18 @@ export function foundGroupId(endpointId: string): string {
   return `${endpointId}/found`;
 }
 
-/** The tree id of a Go to result. */
+/** The tree id of a Go to result: the newest one's (what Go to reveals). */
 export function foundId(endpointId: string, found: Pick<Found, 'kind' | 'key'>): string {
   return `${foundGroupId(endpointId)}/${found.kind}/${found.key}`;
+}
+
+/**
+ * The tree id of an older Go to result: it names the newest result too, so each new Go to gives
+ * the older results new ids. VS Code keeps a row's expanded state by id whatever the item says
+ * (the user's state wins), so a new id is what lets them show collapsed under the new result.
+ */
+export function olderFoundId(endpointId: string, found: Pick<Found, 'kind' | 'key'>, newest: Pick<Found, 'kind' | 'key'>): string {
+  return `${foundGroupId(endpointId)}/under-${newest.kind}-${newest.key}/${found.kind}/${found.key}`;
 }
 
 /** The row that opens Go to… for this endpoint: the tree's search box. */
@@ -25,8 +34,7 @@ export function goToRow(endpointId: string): NodeSpec {
   };
 }
 
-function transactionFound(ep: EndpointView, key: string, found: TransactionFound, ctx: DecodeContext): NodeSpec {
-  const id = foundId(ep.id, { kind: 'transaction', key });
+function transactionFound(ep: EndpointView, id: string, found: TransactionFound, ctx: DecodeContext): NodeSpec {
   const tx = found.tx;
   const created = typeof found.receipt?.contractAddress === 'string' ? found.receipt.contractAddress : undefined;
   const inner = transactionNode(id, ep.id, tx, 0, found.receipt ? { status: found.receipt.status, gasUsed: found.receipt.gasUsed, contractAddress: created } : undefined, ctx);
@@ -51,8 +59,7 @@ function transactionFound(ep: EndpointView, key: string, found: TransactionFound
   };
 }
 
-function blockFound(ep: EndpointView, key: string, detail: BlockDetail, ctx: DecodeContext): NodeSpec {
-  const id = foundId(ep.id, { kind: 'block', key });
+function blockFound(ep: EndpointView, id: string, detail: BlockDetail, ctx: DecodeContext): NodeSpec {
   const block = detail.block;
   return {
     id, endpointId: ep.id, kind: 'block', collapsible: 'expanded', icon: 'package',
@@ -74,9 +81,8 @@ function direction(log: Record<string, unknown>, address: string): string {
   return from === me && to === me ? 'self' : from === me ? 'out' : 'in';
 }
 
-function addressFound(ep: EndpointView, key: string, data: AddressData, ctx: DecodeContext): NodeSpec {
+function addressFound(ep: EndpointView, id: string, data: AddressData, ctx: DecodeContext): NodeSpec {
   const token = { decimals: ctx.token?.decimals ?? 6, symbol: ctx.token?.symbol ?? '' };
-  const id = foundId(ep.id, { kind: 'address', key });
   const field = (name: string, description: string, copy?: string): NodeSpec => ({
     ...fieldNode(`${id}/${name}`, ep.id, name, copy ?? description, description),
   });
@@ -124,19 +130,28 @@ function transfersNode(ep: EndpointView, addressNodeId: string, data: AddressDat
   };
 }
 
-/** The Go to results group, newest first; undefined while there are none. */
+function foundNode(ep: EndpointView, id: string, f: Found, ctx: DecodeContext): NodeSpec {
+  switch (f.kind) {
+    case 'transaction': return transactionFound(ep, id, f.found, ctx);
+    case 'block': return blockFound(ep, id, f.detail, ctx);
+    case 'address': return addressFound(ep, id, f.data, ctx);
+  }
+}
+
+/**
+ * The Go to results group, newest first; undefined while there are none. The newest is open
+ * (what Go to reveals and selects); the older ones are collapsed to one row each, so the newest
+ * one's rows are in view at once.
+ */
 export function foundGroup(ep: EndpointView, ctx: DecodeContext): NodeSpec | undefined {
   const found = ep.found ?? [];
   if (found.length === 0) return undefined;
+  const newest = found[0];
   return {
     id: foundGroupId(ep.id), endpointId: ep.id, kind: 'found', collapsible: 'expanded', icon: 'search',
     label: 'Go to results', description: `${found.length}`,
-    children: found.map((f) => {
-      switch (f.kind) {
-        case 'transaction': return transactionFound(ep, f.key, f.found, ctx);
-        case 'block': return blockFound(ep, f.key, f.detail, ctx);
-        case 'address': return addressFound(ep, f.key, f.data, ctx);
-      }
-    }),
+    children: found.map((f, i) => i === 0
+      ? foundNode(ep, foundId(ep.id, f), f, ctx)
+      : { ...foundNode(ep, olderFoundId(ep.id, f, newest), f, ctx), collapsible: 'collapsed' as const }),
   };
 }

@@ -69,19 +69,29 @@ async function goTo(deps: GoToDeps, given?: string | ExplorerNode, text?: string
     return outcome;
   }
   // VS Code may not have drawn the endpoint yet (just started, or its row just opened by itself):
-  // a reveal it cannot place yet is tried once more; the result is in the tree either way.
-  for (let attempt = 1; attempt <= 2; attempt++) {
+  // a reveal it cannot place yet is tried again, and so is one whose selection a refresh of the
+  // rows around it (the older results collapsing) did not keep; the result is in the tree either way.
+  for (let attempt = 1; attempt <= 3; attempt++) {
     const node = await deps.tree.revealable(outcome.nodeId);
     if (!node) break;
     try {
       await deps.treeView.reveal(node, { select: true, focus: true, expand: true });
-      break;
+      if (await selectionIs(deps, outcome.nodeId)) break;
+      if (attempt === 3) deps.output.info('go to: the result is revealed but VS Code did not keep it selected');
     } catch (error) {
-      if (attempt === 2) deps.output.info(`go to: could not reveal the result: ${error instanceof Error ? error.message : String(error)}`);
+      if (attempt === 3) deps.output.info(`go to: could not reveal the result: ${error instanceof Error ? error.message : String(error)}`);
       else await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
   return outcome;
+}
+
+/** Whether the row `id` is the tree's selection, once VS Code has told the extension host (at most 300 ms). */
+async function selectionIs(deps: GoToDeps, id: string): Promise<boolean> {
+  for (const deadline = Date.now() + 300; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (deps.treeView.selection.some((node) => node.spec.id === id)) return true;
+    if (Date.now() > deadline) return false;
+  }
 }
 
 export function registerGoToCommands(deps: GoToDeps): vscode.Disposable[] {

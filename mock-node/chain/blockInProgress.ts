@@ -161,7 +161,8 @@ export class BlockInProgress {
       logs: view.logs,
       state: this.state,
       sealed,
-      flashblockIndex: this.flashblockIndex,
+      // Before its first flashblock is cut (the view a seal publishes at once), the block is at flashblock 0, empty.
+      flashblockIndex: Math.max(this.flashblockIndex, 0),
     };
   }
 }

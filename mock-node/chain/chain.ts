@@ -17,6 +17,7 @@ import type { Logger } from '../logger';
 import { ChainError } from '../encoding/errors';
 import { nextBaseFee } from './baseFee';
 import { BlockInProgress } from './blockInProgress';
+import { HeadStateView } from './headState';
 import { blockReceipt } from './blockReceipt';
 import { ChainClock, MAX_TIMESTAMP } from './clock';
 import { addressKey, type Hex } from '../encoding/hex';
@@ -63,11 +64,13 @@ interface Waiter {
 }
 
 /** A state change made outside any transaction (anvil_setBalance, mock_mint ...), kept to replay it in a reorg. */
-type SystemChange = (draft: StateDraft, env: BlockEnvironment) => void;
+export type SystemChange = (draft: StateDraft, env: BlockEnvironment) => void;
 
 interface Snapshot {
   head: bigint;
   queued: TransactionRecord[];
+  /** The system changes made since the head sealed (the current state evm_revert goes back to). */
+  changes: SystemChange[];
   clock: ReturnType<ChainClock['save']>;
 }
 
@@ -109,6 +112,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   private nextSnapshotId = 1;
   private building!: BlockInProgress;
   private pendingSnapshot!: BlockRecord;
+  /** The head with the system changes made since it sealed (Anvil's current state), while there are any. */
+  private changedHead: HeadStateView | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private timer: SlotTimer | undefined;
   private timersOn = false;
@@ -175,6 +180,16 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   get pending(): BlockRecord {
     return this.pendingSnapshot;
+  }
+
+  /**
+   * The block whose state a read at `block` sees: the head block with the system changes made
+   * since it sealed (state setters change the current state at once, as on Anvil; the header's
+   * stateRoot does not cover them until the next block seals them), any other block as it is.
+   */
+  stateView(block: BlockRecord): BlockRecord {
+    const changed = this.changedHead;
+    return changed !== undefined && changed.block === block ? changed : block;
   }
 
   get head(): bigint {
@@ -426,19 +441,27 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * Applies a state change outside any transaction (anvil_setBalance, mock_mint ...) on top of
-   * pending, all or nothing: a change that throws leaves the chain as it was, and the error is
-   * the caller's.
+   * Applies a state change outside any transaction (anvil_setBalance, mock_mint ...) to the
+   * current state: the head's (reads at `latest` see it at once, no block is made) and the
+   * pending block's. All or nothing: a change that throws leaves the chain as it was, and the
+   * error is the caller's.
    */
   applySystemChange(change: SystemChange): Promise<void> {
     return this.exclusive(async () => {
+      const env = this.environment(this.pendingSnapshot);
       const draft = new StateDraft(this.building.state);
-      const child = draft.child();
-      change(child, this.environment(this.pendingSnapshot));
-      child.mergeInto(draft);
+      change(draft, env);
+      // The same change on the head's current state (what `latest` reads see), as Anvil changes
+      // its current state without a block; the pending block holds it over its pre-confirmed
+      // transactions, so the block that seals next carries it.
+      const head = this.latest;
+      const headBase = this.stateView(head).state;
+      const headDraft = new StateDraft(headBase);
+      change(headDraft, env);
       this.recordSystemChange(this.building.number, change);
-      const state = await this.stateTrie.commit(this.building.state, draft);
-      this.building.setState(state);
+      this.building.setState(await this.stateTrie.commit(this.building.state, draft));
+      const headState = await this.stateTrie.commit(headBase, headDraft);
+      this.changedHead = headState === head.state ? undefined : new HeadStateView(head, headState);
       this.pendingSnapshot = this.building.snapshot(false);
       this.emit('flashblock', this.pendingSnapshot, []);
     });
@@ -612,7 +635,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.exclusive(async () => {
       const id = this.nextSnapshotId++;
       const queued = [...this.pendingSnapshot.transactions.map((item) => item.tx), ...this.queue.list()];
-      this.snapshots.set(id, { head: this.head, queued, clock: this.clock.save() });
+      const changes = (this.systemChanges.get(this.building.number) ?? []).slice();
+      this.snapshots.set(id, { head: this.head, queued, changes, clock: this.clock.save() });
       return id;
     });
   }
@@ -627,7 +651,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.queue.clear();
       for (const tx of snapshot.queued) this.queue.add(tx);
       this.clock.restore(snapshot.clock);
-      await this.startBlock();
+      // The state setters' changes made before the snapshot come back with it (Anvil's snapshot is of its current state).
+      await this.startBlock(snapshot.changes);
       return true;
     });
   }
@@ -675,6 +700,12 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.clock.stampFor(parent.header.timestamp),
     );
     if (replay.length > 0) await this.replaySystemChanges(replay);
+    // Replayed changes are over the new head's state alone: that is the head's current state.
+    this.changedHead = this.building.state === parent.state ? undefined : new HeadStateView(parent, this.building.state);
+    // The new block is pending at once, before its first flashblock is cut: a seal and the end of
+    // the sealed block's pending view are one step. (A timer's cut waits for its slot before it is
+    // published; meanwhile `pending` would still be the block just sealed.)
+    this.pendingSnapshot = this.building.snapshot(false);
     await this.flashblock();
   }
 
@@ -758,8 +789,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  /** --state: replaces the whole chain with restored sealed blocks (genesis first), the queue and the clock. */
-  restore(blocks: BlockRecord[], queued: TransactionRecord[], clock: ReturnType<ChainClock['save']>): Promise<void> {
+  /**
+   * --state: replaces the whole chain with restored sealed blocks (genesis first), the queue, the
+   * clock, and `current`: the system changes made over the newest block since it sealed.
+   */
+  restore(blocks: BlockRecord[], queued: TransactionRecord[], clock: ReturnType<ChainClock['save']>, current: SystemChange[] = []): Promise<void> {
     return this.exclusive(async () => {
       this.clearSealed();
       this.snapshots.clear();
@@ -768,7 +802,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       for (const block of blocks) this.addSealed(block);
       for (const tx of queued) this.queue.add(tx);
       this.clock.restore(clock);
-      await this.startBlock();
+      await this.startBlock(current);
     });
   }
 

@@ -1,7 +1,8 @@
 // --state FILE and mock_dumpState: the whole chain as one JSON file, so a demo chain survives
 // restarts. The file holds every sealed block (header, signed transactions, receipts) with the
 // state changes it made (genesis: the full state), the transactions not yet sealed (pre-confirmed
-// and queued, in order; they go back into the queue on load) and the clock offset. Token state
+// and queued, in order; they go back into the queue on load), the clock offset, and what state
+// setters changed since the newest block sealed (`current`, applied again on load). Token state
 // is in the token's storage slots, so it comes along with the state. Loading rebuilds every state
 // layer through the state trie and checks each block's state root and hash, so a restored chain
 // answers reads at every block and can still be reorged or reverted.
@@ -10,7 +11,7 @@
 import { secureRandomHex } from '../secureRandom';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Chain } from './chain';
+import type { Chain, SystemChange } from './chain';
 import type { BlockHeader } from '../encoding/header';
 import { hashHeader } from '../encoding/header';
 import type { Hex } from '../encoding/hex';
@@ -107,6 +108,10 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
   }
   const unsealed = [...chain.pending.transactions.map((item) => item.tx), ...chain.queuedTransactions()];
   const clock = chain.clockState();
+  // The state setters' changes since the newest block sealed (the current state, not in any block yet).
+  const latest = chain.latest;
+  const current = stateChanges(latest.state, chain.stateView(latest).state);
+  const changedNow = Object.keys(current.accounts).length > 0 || Object.keys(current.storage).length > 0;
   return {
     format: STATE_FORMAT,
     version: oldest === 0n ? STATE_VERSION : PRUNED_STATE_VERSION,
@@ -116,6 +121,7 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
     blocks,
     queue: unsealed.map((tx) => [tx.encoded, tx.from]),
     clock: { offset: clock.offset.toString(), next: clock.next === undefined ? null : clock.next.toString() },
+    ...(changedNow ? { current } : {}),
   };
 }
 
@@ -249,7 +255,9 @@ export async function importState(chain: Chain, options: MockNodeOptions, raw: u
     blocks.push({ header: blockHeader, hash: savedBlock.hash, size: savedBlock.size, transactions, logs, state, sealed: true, flashblockIndex: savedBlock.flashblockIndex });
   }
   const queued = saved.queue.map((raw) => decodeTransaction(raw, `${source}, queue`));
-  await chain.restore(blocks, queued, { offset: BigInt(saved.clock.offset), next: saved.clock.next === null ? undefined : BigInt(saved.clock.next) });
+  const current = saved.current;
+  const changes: SystemChange[] = current ? [(draft) => applyChanges(draft, current)] : [];
+  await chain.restore(blocks, queued, { offset: BigInt(saved.clock.offset), next: saved.clock.next === null ? undefined : BigInt(saved.clock.next) }, changes);
   return { blocks: blocks.length, queued: queued.length };
 }
 

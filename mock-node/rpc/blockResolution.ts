@@ -32,10 +32,14 @@ export function findBlock(chain: Chain, selector: BlockSelector): BlockRecord | 
   }
 }
 
-/** The block whose state a read sees; geth's errors when there is none. */
+/**
+ * The block whose state a read sees; geth's errors when there is none. The head block (by tag,
+ * number or hash) reads its current state: with the state setters' changes since it sealed, as
+ * on Anvil (chain.stateView).
+ */
 export function stateBlock(chain: Chain, selector: BlockSelector): BlockRecord {
   const block = findBlock(chain, selector);
-  if (block) return block;
+  if (block) return chain.stateView(block);
   if (selector.kind === 'hash') throw invalidInput(`header for hash not found`);
   throw invalidInput('header not found');
 }

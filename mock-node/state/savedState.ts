@@ -52,5 +52,10 @@ export interface SavedState {
   blocks: SavedBlock[];
   /** Not yet sealed, in order: pre-confirmed transactions of the pending block, then the queue. */
   queue: [string, string][];
+  /**
+   * What state setters (anvil_setStorageAt, anvil_setBalance, mock_mint ...) changed over the
+   * newest block since it sealed: the current state `latest` reads see. Absent when nothing did.
+   */
+  current?: StateChanges;
   clock: { offset: string; next: string | null };
 }

@@ -131,6 +131,7 @@ export function checkSavedStateShape(raw: unknown, source: string): SavedState {
     checkStateChanges(c, block.state);
   });
   top.list(saved.queue, 'queue').forEach((tx, i) => top.signedTransaction(tx, `queue[${i}]`));
+  if (saved.current !== undefined) checkStateChanges(new Checker(`${source}, current`), saved.current);
   const clock = top.object(saved.clock, 'clock');
   top.matches(clock.offset, INTEGER, 'clock.offset', 'a whole number of seconds (decimal string)');
   if (clock.next !== null) top.matches(clock.next, INTEGER, 'clock.next', 'a timestamp (decimal string) or null');

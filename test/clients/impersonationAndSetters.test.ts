@@ -4,7 +4,8 @@
 // with the same storage. Every step checks that the two nodes answer alike: an impersonated
 // sender's transactions are real transactions with Anvil's fixed signature and hash rule,
 // eth_sendRawTransaction is not affected, and the "deal" recipe (write a holder's balance slot,
-// read balanceOf) works on both.
+// read balanceOf) works on both. Reads of every setter at latest, pending and a block number, in
+// every mining mode and through viem, ethers and raw JSON-RPC: settersAtLatest.test.ts.
 import assert from 'node:assert/strict';
 import { Transaction, Wallet, concat, encodeRlp, keccak256, ZeroHash } from 'ethers';
 import {
@@ -171,7 +172,7 @@ for (const mode of ['anvil', 'hardhat'] as const) {
       assert.deepEqual(seen[0], { status: 'success', from: '0x' + '5a'.repeat(20), refused: 'number', badFlag: -32602, badAddress: -32602 });
     });
 
-    it('the deal recipe: write keccak(holder, 9) with setStorageAt, balanceOf reads it (at pending at once, at latest once sealed) and the holder can spend it', async () => {
+    it('the deal recipe: write keccak(holder, 9) with setStorageAt, balanceOf reads it (at latest and pending at once, and once sealed) and the holder can spend it', async () => {
       const holder = randomAddress();
       const amount = 123_456_789n;
       const slot = word(balanceSlot(holder));
@@ -179,6 +180,7 @@ for (const mode of ['anvil', 'hardhat'] as const) {
         const before = await side.client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [holder] });
         await side.client.setStorageAt({ address: token, index: slot, value: word(amount) });
         const pending = await side.client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [holder], blockTag: 'pending' });
+        const atOnce = await side.client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [holder] });
         await rpc(side.url, 'evm_mine');
         const latest = await side.client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [holder] });
         const stored = await side.client.getStorageAt({ address: token, slot });
@@ -188,10 +190,10 @@ for (const mode of ['anvil', 'hardhat'] as const) {
         const hash = await side.client.writeContract({ account: holder, address: token, abi: TOKEN_ABI, functionName: 'transfer', args: [pair.node.accounts[1].address as Address, 1_000n], chain: CHAIN });
         const receipt = await settle(side, hash);
         const after = await side.client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [holder] });
-        return { before, pending, latest, stored, status: receipt.status, after, gasUsed: receipt.gasUsed };
+        return { before, pending, atOnce, latest, stored, status: receipt.status, after, gasUsed: receipt.gasUsed };
       });
       assert.deepEqual(seen[0], seen[1]);
-      assert.deepEqual({ ...seen[0], gasUsed: undefined }, { before: 0n, pending: amount, latest: amount, stored: word(amount), status: 'success', after: amount - 1_000n, gasUsed: undefined });
+      assert.deepEqual({ ...seen[0], gasUsed: undefined }, { before: 0n, pending: amount, atOnce: amount, latest: amount, stored: word(amount), status: 'success', after: amount - 1_000n, gasUsed: undefined });
     });
 
     it('setNonce, setCode and setBalance: the next transaction takes the new nonce, eth_getCode serves the code; bad input changes nothing', async () => {

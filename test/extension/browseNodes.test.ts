@@ -97,6 +97,30 @@ describe('tree builders for browsing', () => {
     assert.match(transfers.children?.[1].label ?? '', /^out · Transfer 1\.5 USDC 0xf39F…2266 → 0x7099…79C8$/);
   });
 
+  it('opens the newest Go to result and collapses the older ones under ids that change with each new result (VS Code keeps a row\'s state by id)', () => {
+    const data: AddressData = {
+      address: ALICE, head: '0x7c', balanceLatest: '0x1', balancePending: '0x1', nonceLatest: '0x3', noncePending: '0x3', code: '0x',
+      transfers: { ok: true, value: { fromBlock: '0x0', toBlock: '0x7c', logs: [], requests: 1 } },
+    };
+    const transaction = { kind: 'transaction' as const, key: tx1.hash, found: { tx: tx1, receipt: receipt1 } };
+    const address = { kind: 'address' as const, key: ALICE, data };
+    const first = foundGroup(endpointView({ found: [transaction] }), token)!;
+    assert.equal(first.children?.[0].id, `ep:mock/found/transaction/${tx1.hash}`);
+    assert.equal(first.children?.[0].collapsible, 'expanded');
+    const second = foundGroup(endpointView({ found: [address, transaction] }), token)!;
+    const [newest, older] = second.children!;
+    assert.equal(newest.id, `ep:mock/found/address/${ALICE}`, 'Go to reveals this id');
+    assert.equal(newest.collapsible, 'expanded');
+    assert.equal(child(newest, 'balance').id, `ep:mock/found/address/${ALICE}/balance`);
+    assert.equal(older.collapsible, 'collapsed');
+    assert.notEqual(older.id, first.children?.[0].id, 'a new id, so VS Code draws it collapsed');
+    assert.ok(older.children?.every((c) => c.id.startsWith(`${older.id}/`)), 'its rows are under its new id');
+    // Another result on top gives the older ones new ids again; the same list keeps them.
+    const third = foundGroup(endpointView({ found: [{ ...transaction, key: `0x${'44'.repeat(32)}` }, address, transaction] }), token)!;
+    assert.notEqual(third.children?.[2].id, older.id);
+    assert.equal(foundGroup(endpointView({ found: [address, transaction] }), token)!.children?.[1].id, older.id);
+  });
+
   it('says how many calls a split log range took, and shows a contract as one', () => {
     const data: AddressData = {
       address: TOKEN, head: '0x7c', balanceLatest: '0x0', balancePending: '0x0', nonceLatest: '0x0', noncePending: '0x0', code: '0x6080',

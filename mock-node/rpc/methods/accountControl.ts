@@ -1,8 +1,10 @@
 // Control methods that act for an account or rewrite it, under Anvil's names (Hardhat's are catalog aliases):
 // impersonation (eth_sendTransaction sends for the account with Anvil's fixed signature) and the
-// state setters (storage, nonce, code, balance). A setter changes the state on top of pending
-// through the chain's one writer, all or nothing, so the pending block's state root follows at
-// once and `latest` once that block seals; nothing is logged and no transaction is made.
+// state setters (storage, nonce, code, balance). A setter changes the current state through the
+// chain's one writer, all or nothing, as Anvil does: `latest` reads (by tag, number or hash of
+// the head) see it at once, without a new block, and so do `pending` reads (the pending block
+// holds it over its pre-confirmed transactions, so the next block to seal carries it and its
+// stateRoot covers it); nothing is logged and no transaction is made.
 import { parseAddress, parseAmount, parseBoolean, parseData, parseHash, parseSlot } from '../params';
 import type { MethodHandler, MethodTable } from './types';
 

@@ -1,7 +1,7 @@
 // Control methods for the built-in token (tests and demos): mint without a minter, pause and
 // blocklist without the owner's transactions. They change the token's storage exactly where the
-// token keeps these variables, on top of the pending state, and log no events (like
-// anvil_setStorageAt); use the owner's `mint` / `pause` / `blacklist` transactions for events.
+// token keeps these variables, in the current state (`latest` and `pending` see them at once), and
+// log no events (like anvil_setStorageAt); use the owner's `mint` / `pause` / `blacklist` transactions for events.
 import { invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseAmount, parseBoolean } from '../params';
 import { storageOf } from '../../execution/execute';

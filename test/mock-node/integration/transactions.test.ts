@@ -140,10 +140,12 @@ describe('transaction intake', () => {
     assert.equal(error.code, -32000);
   });
 
-  it('anvil_setBalance changes the pending balance at once', async () => {
+  it('anvil_setBalance changes the balance at latest and pending at once (as Anvil), under the same latest header', async () => {
+    const head = await rpc(node.url, 'eth_getBlockByNumber', ['latest', false]);
     await rpc(node.url, 'anvil_setBalance', [to, '0x1234']);
     assert.equal(await rpc(node.url, 'eth_getBalance', [to, 'pending']), '0x1234');
-    assert.equal(await rpc(node.url, 'eth_getBalance', [to, 'latest']), '0x0');
+    assert.equal(await rpc(node.url, 'eth_getBalance', [to, 'latest']), '0x1234');
+    assert.deepEqual(await rpc(node.url, 'eth_getBlockByNumber', ['latest', false]), head);
   });
 
   it('eth_call and eth_estimateGas for a plain transfer', async () => {

@@ -501,6 +501,35 @@ export async function runUiTest(repoRoot: string, options: { vsix?: string } = {
       await shot('explorer-address.png');
     });
 
+    await step('Go to the transfer, then Go to its sender from the palette: the sender is selected, its balance in view without scrolling, the transaction collapsed (issue 38)', async () => {
+      const goTo = async (text: string) => {
+        await runCommand(page, 'Chain: Go to Block, Transaction or Address…');
+        await page.locator('.quick-input-widget', { hasText: 'Go to… on Mock node (public)' }).waitFor({ state: 'visible', timeout: 10_000 });
+        await page.locator('.quick-input-widget input').fill(text);
+        await page.keyboard.press('Enter');
+      };
+      await goTo(transfer);
+      await revealed(page, 'transfer 2.5 USDC to 0x7099…79C8');
+      await page.locator('.monaco-list-row[aria-expanded="true"]', { hasText: 'transfer 2.5 USDC to 0x7099…79C8' }).first().waitFor({ timeout: 10_000 });
+      const sender = (await rpcCall(nodeUrl, 'eth_getTransactionByHash', [transfer]) as { from: string }).from;
+      await goTo(sender);
+      await revealed(page, '0xf39fd6…b92266');
+      // No scrolling by the test: the balance row must be wholly inside the list's box as Go to left it.
+      const list = explorerPane(page).locator('.monaco-list').first();
+      const balance = explorerPane(page).locator('.monaco-list-row', { hasText: /^balance\d/ }).first();
+      const inView = async () => {
+        const [box, rowBox] = await Promise.all([list.boundingBox(), balance.isVisible().then((v) => (v ? balance.boundingBox() : null))]);
+        return !!box && !!rowBox && rowBox.y >= box.y && rowBox.y + rowBox.height <= box.y + box.height;
+      };
+      for (const deadline = Date.now() + 5000; !(await inView());) {
+        if (Date.now() > deadline) throw new Error("the sender's balance row is not in view after Go to");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      // The older result, the transaction, shows as one collapsed row under it.
+      await page.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'transfer 2.5 USDC to 0x7099…79C8' }).first().waitFor({ timeout: 5000 });
+      await shot('explorer-goto-sender.png');
+    });
+
     await step('finds the transfer in Recent blocks: expands its block, the transaction shows its status', async () => {
       await collapseAllAndExpand(page, 'Mock node (public)');
       await row(page, 'Recent blocks').click();
