@@ -3,6 +3,7 @@
 // is cut. Reads walk the layers from newest to oldest; chains of layers are flattened once they
 // grow deep so a read stays a handful of map lookups.
 import type { Hex } from '../encoding/hex';
+import { missedAccount, missedSlot, type StateBelow } from './forkReads';
 
 export interface AccountRecord {
   readonly nonce: bigint;
@@ -21,6 +22,8 @@ export function isEmptyAccount(account: AccountRecord): boolean {
 export interface StateReader {
   account(address: Hex): AccountRecord;
   storage(address: Hex, slot: bigint): bigint;
+  /** True over a fork's upstream (reads may miss: forkReads.ts). */
+  readonly forked?: boolean;
 }
 
 const FLATTEN_DEPTH = 32;
@@ -37,6 +40,8 @@ export class StateLayer implements StateReader {
     readonly stateRoot: Hex,
     /** Storage trie root per account whose storage this layer (or, when flattened, any layer) changed. */
     readonly storageRoots: ReadonlyMap<Hex, Hex>,
+    /** On a fork: the upstream's state at the fork block, below every layer (forkReads.ts). */
+    readonly below?: StateBelow,
   ) {
     this.depth = parent ? parent.depth + 1 : 0;
   }
@@ -46,8 +51,9 @@ export class StateLayer implements StateReader {
     storage: Map<Hex, Map<bigint, bigint>>,
     stateRoot: Hex,
     storageRoots: Map<Hex, Hex>,
+    below?: StateBelow,
   ): StateLayer {
-    return new StateLayer(undefined, accounts, storage, stateRoot, storageRoots);
+    return new StateLayer(undefined, accounts, storage, stateRoot, storageRoots, below);
   }
 
   /** Freezes a set of changes on top of this layer; flattens the chain when it grows deep. */
@@ -58,7 +64,7 @@ export class StateLayer implements StateReader {
     storageRoots: Map<Hex, Hex>,
   ): StateLayer {
     if (accounts.size === 0 && storage.size === 0) return this;
-    const layer = new StateLayer(this, accounts, storage, stateRoot, storageRoots);
+    const layer = new StateLayer(this, accounts, storage, stateRoot, storageRoots, this.below);
     return layer.depth >= FLATTEN_DEPTH ? layer.flatten() : layer;
   }
 
@@ -67,6 +73,18 @@ export class StateLayer implements StateReader {
       const found = layer.accounts.get(address);
       if (found) return found;
     }
+    if (this.below) return this.accountBelow(address);
+    return EMPTY_ACCOUNT;
+  }
+
+  get forked(): boolean {
+    return this.below !== undefined;
+  }
+
+  private accountBelow(address: Hex): AccountRecord {
+    const fetched = this.below!.account(address);
+    if (fetched) return fetched;
+    missedAccount(address);
     return EMPTY_ACCOUNT;
   }
 
@@ -75,6 +93,14 @@ export class StateLayer implements StateReader {
       const value = layer.storageChanges.get(address)?.get(slot);
       if (value !== undefined) return value;
     }
+    if (this.below) return this.storageBelow(address, slot);
+    return 0n;
+  }
+
+  private storageBelow(address: Hex, slot: bigint): bigint {
+    const fetched = this.below!.storage(address, slot);
+    if (fetched !== undefined) return fetched;
+    missedSlot(address, slot);
     return 0n;
   }
 
@@ -122,7 +148,7 @@ export class StateLayer implements StateReader {
     for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
       for (const [address, root] of layer.storageRoots) if (!roots.has(address)) roots.set(address, root);
     }
-    return new StateLayer(undefined, accounts, storage, this.stateRoot, roots);
+    return new StateLayer(undefined, accounts, storage, this.stateRoot, roots, this.below);
   }
 }
 
@@ -135,6 +161,10 @@ export class StateDraft implements StateReader {
   readonly storageWrites = new Map<Hex, Map<bigint, bigint>>();
 
   constructor(readonly base: StateReader) {}
+
+  get forked(): boolean {
+    return this.base.forked === true;
+  }
 
   account(address: Hex): AccountRecord {
     return this.accountChanges.get(address) ?? this.base.account(address);
@@ -187,5 +217,18 @@ export class StateDraft implements StateReader {
 
   isEmpty(): boolean {
     return this.accountChanges.size === 0 && this.storageWrites.size === 0;
+  }
+
+  /**
+   * Reads from `base` everything a commit of these changes compares with (StateTrie.commit): on a
+   * fork, so that what the upstream has not given yet is noted inside the change's run, not met
+   * by the commit.
+   */
+  readWhatCommitCompares(base: StateReader): void {
+    for (const address of this.accountChanges.keys()) base.account(address);
+    for (const [address, slots] of this.storageWrites) {
+      base.account(address);
+      for (const slot of slots.keys()) base.storage(address, slot);
+    }
   }
 }
