@@ -450,13 +450,15 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   private async applyForked(draft: StateDraft, base: StateLayer, tx: TransactionRecord, env: BlockEnvironment, gasLeft: bigint, logCount: number, index: number): Promise<ApplyResult | undefined> {
     try {
-      return await runFetching(this.fetchMissing, async () => {
+      // Merged only after a run that missed nothing: a run over empty values is thrown away whole.
+      const { result, trial } = await runFetching(this.fetchMissing, async () => {
         const trial = draft.child();
         const result = await applyTransaction(trial, tx, env, this.contracts, gasLeft, logCount, index);
         trial.readWhatCommitCompares(base);
-        if (!('problem' in result)) trial.mergeInto(draft);
-        return result;
+        return { result, trial };
       });
+      if (!('problem' in result)) trial.mergeInto(draft);
+      return result;
     } catch (error) {
       this.logger.warn(`transaction ${tx.hash} dropped: ${(error as Error).message}`);
       return undefined;
