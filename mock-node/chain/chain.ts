@@ -10,9 +10,10 @@ import type { MockNodeOptions } from '../options';
 import { flashblocksPerBlock } from '../options';
 import { StateTrie, type GenesisRoots } from '../state/stateTrie';
 import { StateDraft, type AccountRecord } from '../state/worldState';
-import { collectMisses, hasKeys, runFetching, type MissingKeys } from '../state/forkReads';
+import { type MissingKeys, retryFetching } from '../state/forkReads';
+import { runRecorded } from '../state/missRecorder';
 import type { ForkBase } from './forkBase';
-import type { StateLayer } from '../state/worldState';
+import type { StateLayer, StateReader } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
 import type { BlockEnvironment } from '../execution/nativeContract';
 import { maxFeePerGas, priorityFeePerGas, validateStatic } from '../execution/transaction';
@@ -431,14 +432,12 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   private async acceptForked(tx: TransactionRecord): Promise<Hex> {
     validateStatic(tx, this.options.chainId, this.gasLimit);
-    await runFetching(this.fetchMissing, () => {
-      const pending = this.pendingSnapshot;
-      const trial = new StateDraft(pending.state);
-      const env = this.environment(pending);
-      const result = applyTransaction(trial, tx, env, this.contracts, this.gasLimit, 0, 0);
+    await runRecorded(this.fetchMissing, () => this.pendingSnapshot.state, (reader) => {
+      const trial = new StateDraft(reader);
+      const result = applyTransaction(trial, tx, this.environment(this.pendingSnapshot), this.contracts, this.gasLimit, 0, 0);
       return result instanceof Promise ? result.then(() => undefined) : undefined;
     });
-    const hash = await runFetching(this.fetchMissing, () => this.submit(tx));
+    const hash = await retryFetching(this.fetchMissing, () => this.submit(tx));
     if (this.mining.kind === 'automine') await this.exclusive(() => this.automine());
     return hash;
   }
@@ -451,10 +450,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async applyForked(draft: StateDraft, base: StateLayer, tx: TransactionRecord, env: BlockEnvironment, gasLeft: bigint, logCount: number, index: number): Promise<ApplyResult | undefined> {
     try {
       // Merged only after a run that missed nothing: a run over empty values is thrown away whole.
-      const { result, trial } = await runFetching(this.fetchMissing, async () => {
-        const trial = draft.child();
+      const { result, trial } = await runRecorded(this.fetchMissing, () => draft, async (reader) => {
+        const trial = new StateDraft(reader);
         const result = await applyTransaction(trial, tx, env, this.contracts, gasLeft, logCount, index);
-        trial.readWhatCommitCompares(base);
+        trial.readWhatCommitCompares(reader);
         return { result, trial };
       });
       if (!('problem' in result)) trial.mergeInto(draft);
@@ -531,15 +530,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   applySystemChange(change: SystemChange): Promise<void> {
     return this.exclusive(async () => {
       let draft = new StateDraft(this.building.state);
-      const run = () => {
-        draft = new StateDraft(this.building.state);
+      const run = (base: StateReader) => {
+        draft = new StateDraft(base);
         const child = draft.child();
         change(child, this.environment(this.pendingSnapshot));
         child.mergeInto(draft);
-        if (this.forkBase) draft.readWhatCommitCompares(this.building.state);
+        if (this.forkBase) draft.readWhatCommitCompares(base);
       };
-      if (this.forkBase) await runFetching(this.fetchMissing, run);
-      else run();
+      if (this.forkBase) await runRecorded(this.fetchMissing, () => this.building.state, run);
+      else run(this.building.state);
       this.recordSystemChange(this.building.number, change);
       const state = await this.stateTrie.commit(this.building.state, draft);
       this.building.setState(state);

@@ -4,7 +4,7 @@
 // meets EVM code (creation code in a deployless call, a deployed contract) runs in the EVM.
 import { ChainError } from '../encoding/errors';
 import { StateDraft, type StateReader } from '../state/worldState';
-import { missesTogether } from '../state/forkReads';
+import { missesTogether } from '../state/missRecorder';
 import { machineFor } from './evm/index';
 import type { EvmMessage, EvmOutcome, Machine } from './evm/machine';
 import { decodeRevertReason, messageNeedsEvm, runMessage, type CallRequest, type CallResult, type NativeContracts } from './execute';
@@ -24,7 +24,7 @@ export function simulateCall(
   options: SimulateOptions = {},
 ): Promise<CallResult> {
   // On a fork, everything the call reads that is not fetched yet is asked for together.
-  if (state.forked) return missesTogether(() => simulate(state, request, env, contracts, options));
+  if (state.forked) return missesTogether(state, (reader) => simulate(reader, request, env, contracts, options));
   return simulate(state, request, env, contracts, options);
 }
 

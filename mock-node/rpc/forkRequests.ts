@@ -6,7 +6,7 @@
 import type { Chain } from '../chain/chain';
 import type { ForkBase } from '../chain/forkBase';
 import { quantity, type Hex } from '../encoding/hex';
-import { MissingState, retryFetching, runFetching, TooManyFetchRounds } from '../state/forkReads';
+import { MissingState, retryFetching, TooManyFetchRounds } from '../state/forkReads';
 import { UpstreamError } from '../upstream/upstreamClient';
 import { ErrorCode, RpcError } from './errors';
 
@@ -44,9 +44,6 @@ const BY_HASH = new Set([
   'eth_getTransactionReceipt',
 ]);
 
-/** Pure reads: a run may go on over empty values for what is missing (found all at once), since its answer is thrown away. */
-const PURE_READS = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList', 'debug_traceCall', 'eth_simulateV1', 'debug_traceTransaction', 'debug_traceBlockByNumber', 'debug_traceBlockByHash', 'eth_getProof']);
-
 export type LocalRun = (params: readonly unknown[]) => unknown;
 
 export async function forkedRequest(chain: Chain, fork: ForkBase, method: string, params: readonly unknown[], local: LocalRun): Promise<unknown> {
@@ -77,9 +74,13 @@ async function route(chain: Chain, fork: ForkBase, method: string, params: reado
   return answer;
 }
 
-function runHere(chain: Chain, method: string, run: () => unknown): Promise<unknown> {
-  const fetch = chain.fork!.state.fetch.bind(chain.fork!.state);
-  return PURE_READS.has(method) ? runFetching(fetch, run) : retryFetching(fetch, run);
+/**
+ * Runs a method here, again after each MissingState it throws once that is fetched (a read throws
+ * at its first miss, before anything changes; an execution throws everything it missed at once).
+ */
+function runHere(chain: Chain, _method: string, run: () => unknown): Promise<unknown> {
+  const fork = chain.fork!;
+  return retryFetching((missing) => fork.state.fetch(missing), run);
 }
 
 /** The upstream's answer, as it gives it (its own error answers too). */

@@ -24,6 +24,10 @@ export interface StateReader {
   storage(address: Hex, slot: bigint): bigint;
   /** True over a fork's upstream (reads may miss: forkReads.ts). */
   readonly forked?: boolean;
+  /** On a fork: the account as far as it is known here, undefined when the upstream has not given it yet. */
+  knownAccount?(address: Hex): AccountRecord | undefined;
+  /** On a fork: the slot as far as it is known here, undefined when the upstream has not given it yet. */
+  knownStorage?(address: Hex, slot: bigint): bigint | undefined;
 }
 
 const FLATTEN_DEPTH = 32;
@@ -82,10 +86,23 @@ export class StateLayer implements StateReader {
   }
 
   private accountBelow(address: Hex): AccountRecord {
-    const fetched = this.below!.account(address);
-    if (fetched) return fetched;
-    missedAccount(address);
-    return EMPTY_ACCOUNT;
+    return this.below!.account(address) ?? missedAccount(address);
+  }
+
+  knownAccount(address: Hex): AccountRecord | undefined {
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const found = layer.accounts.get(address);
+      if (found) return found;
+    }
+    return this.below ? this.below.account(address) : EMPTY_ACCOUNT;
+  }
+
+  knownStorage(address: Hex, slot: bigint): bigint | undefined {
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const value = layer.storageChanges.get(address)?.get(slot);
+      if (value !== undefined) return value;
+    }
+    return this.below ? this.below.storage(address, slot) : 0n;
   }
 
   storage(address: Hex, slot: bigint): bigint {
@@ -99,9 +116,7 @@ export class StateLayer implements StateReader {
 
   private storageBelow(address: Hex, slot: bigint): bigint {
     const fetched = this.below!.storage(address, slot);
-    if (fetched !== undefined) return fetched;
-    missedSlot(address, slot);
-    return 0n;
+    return fetched !== undefined ? fetched : missedSlot(address, slot);
   }
 
   storageRoot(address: Hex): Hex | undefined {
@@ -164,6 +179,16 @@ export class StateDraft implements StateReader {
 
   get forked(): boolean {
     return this.base.forked === true;
+  }
+
+  knownAccount(address: Hex): AccountRecord | undefined {
+    return this.accountChanges.get(address) ?? (this.base.knownAccount ? this.base.knownAccount(address) : this.base.account(address));
+  }
+
+  knownStorage(address: Hex, slot: bigint): bigint | undefined {
+    const value = this.storageWrites.get(address)?.get(slot);
+    if (value !== undefined) return value;
+    return this.base.knownStorage ? this.base.knownStorage(address, slot) : this.base.storage(address, slot);
   }
 
   account(address: Hex): AccountRecord {
