@@ -122,7 +122,9 @@ function reforkWith(options: MockNodeOptions, chain: Chain, accounts: DevAccount
     if (placed !== (contracts.get(options.token.address) !== undefined)) {
       throw new OptionError(`the token's address ${options.token.address} is ${placed ? 'empty' : 'taken'} at the new fork block but was not at start: restart the node with --fork-url to fork there`);
     }
+    const previous = chain.fork;
     await chain.refork(opened.fork, opened.alloc);
+    previous?.client.close();
   };
 }
 
@@ -173,6 +175,7 @@ export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<
 
 /** Writes the state file, when the node has one, and logs what was saved, or why it could not be. */
 async function saveStateOnStop(core: MockNodeCore): Promise<void> {
+  core.services.chain.fork?.client.close();
   await core.autosave.stop();
   const stateFile = core.services.options.stateFile;
   if (!stateFile) return;
