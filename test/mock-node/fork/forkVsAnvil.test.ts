@@ -54,6 +54,10 @@ describe('fork: the mock node and anvil --fork-url of the same upstream', functi
       assert.equal(block.stateRoot, upstreamBlock.stateRoot, node.name);
     }
     assert.equal(mock.chainId, BASE_CHAIN_ID);
+    for (const node of both) {
+      const metadata = await rpc(node.url, 'anvil_metadata');
+      assert.deepEqual(metadata.forkedNetwork, { chainId: Number(BASE_CHAIN_ID), forkBlockNumber: Number(upstream.forkBlock), forkBlockHash: upstreamBlock.hash }, node.name);
+    }
     assert.equal(mock.tokenAddress, BASE_USDC, "on chain 8453 the token is Base's USDC address");
   });
 
