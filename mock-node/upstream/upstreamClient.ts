@@ -3,8 +3,7 @@
 // 429, JSON-RPC -32005; a Retry-After header is honoured within the deadline), and fails with an
 // UpstreamError that names the upstream by its redacted URL, never by the URL itself (it may
 // carry an API key). Batches go as one JSON-RPC batch, split into chunks the upstream accepts.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions, type ClientRequest } from 'node:http';
 import type { Hex } from '../encoding/hex';
 
 export interface UpstreamSettings {
@@ -60,9 +59,17 @@ interface HttpAnswer {
  * node:http with kept-alive connections rather than fetch(): a fork's first read of a slot waits
  * for one small request, and fetch() costs a millisecond or more on top of it.
  */
-function postOnce(url: URL, agent: HttpAgent, body: string, timeoutMs: number): Promise<HttpAnswer> {
+type Send = (url: URL, options: RequestOptions) => ClientRequest;
+
+/** http, or https loaded only for an https upstream (node:https brings node:crypto, which the node's start leaves out). */
+async function transport(url: URL): Promise<{ send: Send; agent: HttpAgent }> {
+  if (url.protocol !== 'https:') return { send: httpRequest, agent: new HttpAgent({ keepAlive: true, maxSockets: 16 }) };
+  const https = await import('node:https');
+  return { send: https.request, agent: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+}
+
+function postOnce(url: URL, send: Send, agent: HttpAgent, body: string, timeoutMs: number): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(url, {
       method: 'POST',
       agent,
@@ -93,18 +100,17 @@ function postOnce(url: URL, agent: HttpAgent, body: string, timeoutMs: number): 
 export class UpstreamClient {
   private nextId = 1;
   private readonly target: URL;
-  private readonly agent: HttpAgent;
+  private connection: Promise<{ send: Send; agent: HttpAgent }> | undefined;
   /** Requests sent (one per HTTP request, a batch counts once): tests and the bench read it. */
   requestsSent = 0;
 
   constructor(readonly settings: UpstreamSettings) {
     this.target = new URL(settings.url);
-    this.agent = this.target.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 16 }) : new HttpAgent({ keepAlive: true, maxSockets: 16 });
   }
 
   /** Closes the kept-alive connections (the node stopped, or forked elsewhere). */
   close(): void {
-    this.agent.destroy();
+    void this.connection?.then(({ agent }) => agent.destroy());
   }
 
   /** One call; its result, or an UpstreamError. */
@@ -156,7 +162,8 @@ export class UpstreamClient {
       let waitMs = backoff;
       try {
         this.requestsSent++;
-        const response = await postOnce(this.target, this.agent, body, remaining);
+        const { send, agent } = await (this.connection ??= transport(this.target));
+        const response = await postOnce(this.target, send, agent, body, remaining);
         const text = response.text;
         if (response.status === 429) {
           lastProblem = 'HTTP 429 (rate limited)';
