@@ -69,6 +69,7 @@ async function route(chain: Chain, fork: ForkBase, method: string, params: reado
     if (hash !== undefined && !knownHash(chain, hash)) return upstream(fork, method, params);
   }
   if (method === 'eth_getLogs') return logs(chain, fork, params, local);
+  if (method === 'eth_feeHistory') return runHere(chain, method, () => local(feeHistoryFromFork(chain, fork, params)));
   const answer = await runHere(chain, method, () => local(params));
   if (answer === null && BY_HASH.has(method)) return upstreamUpToFork(fork, method, params);
   return answer;
@@ -119,6 +120,19 @@ async function logs(chain: Chain, fork: ForkBase, params: readonly unknown[], lo
   if (to <= forkNumber) return before;
   const after = await runHere(chain, 'eth_getLogs', () => local([{ ...f, fromBlock: quantity(forkNumber + 1n), toBlock: quantity(to) }]));
   return [...(Array.isArray(before) ? before : []), ...(Array.isArray(after) ? after : [])];
+}
+
+/**
+ * eth_feeHistory: a range reaching below the fork block starts at it (fewer blocks, as the method
+ * allows): the blocks before it are the upstream's, whose fee history this node does not keep.
+ */
+function feeHistoryFromFork(chain: Chain, fork: ForkBase, params: readonly unknown[]): readonly unknown[] {
+  const newest = blockNumberOf(chain, params[1]) ?? (params[1] === 'pending' ? chain.head + 1n : undefined);
+  const count = typeof params[0] === 'string' && /^0x[0-9a-fA-F]{1,8}$/.test(params[0]) ? BigInt(params[0]) : typeof params[0] === 'number' && Number.isSafeInteger(params[0]) ? BigInt(params[0]) : undefined;
+  if (newest === undefined || count === undefined || newest < fork.header.number || newest - count + 1n >= fork.header.number) return params;
+  const copy = [...params];
+  copy[0] = quantity(newest - fork.header.number + 1n);
+  return copy;
 }
 
 function atOrBelow(log: unknown, forkNumber: bigint): boolean {
