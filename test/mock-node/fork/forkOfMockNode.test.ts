@@ -56,4 +56,27 @@ describe('fork: the mock node as the upstream', function () {
     assert.equal(BigInt(await rpc(upstream.url, 'eth_call', [{ to: upstream.tokenAddress, data: TOKEN.encodeFunctionData('balanceOf', [payee]) }, 'latest'])), 778n);
     assert.equal((await rpc(fork.url, 'eth_getBlockByNumber', [hex(forkBlock + 1n), false])).parentHash, (await rpc(upstream.url, 'eth_getBlockByNumber', [hex(forkBlock), false])).hash);
   });
+
+  it('runs flashblocks and interval mining on a fork: a transaction is pre-confirmed in pending, then sealed', async () => {
+    const live = await startTestNode({ auto: true, fork: { url: upstream.url, blockNumber: forkBlock } });
+    try {
+      const hash = await rpc(live.url, 'eth_sendTransaction', [{ from: live.accounts[2].address, to: upstream.tokenAddress, data: TOKEN.encodeFunctionData('transfer', [payee, 9n]) }]);
+      let pending: any;
+      for (let tries = 0; tries < 100 && !pending?.transactions.includes(hash); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pending = await rpc(live.url, 'eth_getBlockByNumber', ['pending', false]);
+      }
+      assert.ok(pending.transactions.includes(hash), 'pre-confirmed in a flashblock');
+      assert.ok(BigInt(pending.number) > forkBlock);
+      let receipt: any;
+      for (let tries = 0; tries < 100 && !receipt?.blockHash; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const sealed = await rpc(live.url, 'eth_getBlockByNumber', ['latest', false]);
+        if (sealed.transactions.includes(hash)) receipt = await rpc(live.url, 'eth_getTransactionReceipt', [hash]);
+      }
+      assert.equal(receipt.status, '0x1');
+    } finally {
+      await live.stop();
+    }
+  });
 });
