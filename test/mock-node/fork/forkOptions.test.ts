@@ -68,6 +68,18 @@ describe('fork: options and bad input', function () {
       assert.equal(history.gasUsedRatio.length, Number(BigInt(await rpc(mock.url, 'eth_blockNumber')) - 8n + 1n));
     });
 
+    it('applies setters over state not fetched yet, and evm_revert takes them back', async () => {
+      const stranger = '0x00000000000000000000000000000000005eed00';
+      await rpc(upstream.url, 'anvil_setBalance', [stranger, '0x64']);
+      const snapshot = await rpc(mock.url, 'evm_snapshot');
+      await rpc(mock.url, 'anvil_setStorageAt', [stranger, '0x1', '0x' + '00'.repeat(31) + '2a']);
+      await rpc(mock.url, 'evm_mine');
+      assert.equal(BigInt(await rpc(mock.url, 'eth_getStorageAt', [stranger, '0x1', 'latest'])), 42n);
+      assert.equal(await rpc(mock.url, 'eth_getBalance', [stranger, 'latest']), '0x0', "the balance is the fork block's (set upstream after it)");
+      assert.equal(await rpc(mock.url, 'evm_revert', [snapshot]), true);
+      assert.equal(BigInt(await rpc(mock.url, 'eth_getStorageAt', [stranger, '0x1', 'latest'])), 0n);
+    });
+
     it('answers bad anvil_reset forking options and state files with clear errors, and changes nothing', async () => {
       await rpc(mock.url, 'evm_mine');
       const head = await rpc(mock.url, 'eth_blockNumber');
