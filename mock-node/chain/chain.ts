@@ -10,8 +10,8 @@ import type { MockNodeOptions } from '../options';
 import { flashblocksPerBlock } from '../options';
 import { StateTrie, type GenesisRoots } from '../state/stateTrie';
 import { StateDraft, type AccountRecord } from '../state/worldState';
-import { type MissingKeys, retryFetching } from '../state/forkReads';
-import { runRecorded } from '../state/missRecorder';
+import { mergeKeys, type MissingKeys, retryFetching } from '../state/forkReads';
+import { MissRecorder, runRecorded } from '../state/missRecorder';
 import type { ForkBase } from './forkBase';
 import type { StateLayer, StateReader } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
@@ -453,7 +453,10 @@ export class Chain extends EventEmitter<ChainEvents> {
       const { result, trial } = await runRecorded(this.fetchMissing, () => draft, async (reader) => {
         const trial = new StateDraft(reader);
         const result = await applyTransaction(trial, tx, env, this.contracts, gasLeft, logCount, index);
-        trial.readWhatCommitCompares(reader);
+        // The flashblock's commit compares with the block's state: what it will read, fetched now.
+        const before = new MissRecorder(base);
+        trial.readWhatCommitCompares(before);
+        mergeKeys(reader.missing, before.missing);
         return { result, trial };
       });
       if (!('problem' in result)) trial.mergeInto(draft);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Signature, hexlify, randomBytes } from 'ethers';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { anvilOrSkip, startAnvil, type RunningAnvil } from '../../helpers/anvil';
-import { BASE_CHAIN_ID, BASE_USDC, USDC, balanceOfCall, sendAndMine, startForkUpstream, type ForkUpstream } from '../../helpers/forkUpstream';
+import { BASE_CHAIN_ID, BASE_USDC, USDC, balanceOfCall, startForkUpstream, type ForkUpstream } from '../../helpers/forkUpstream';
 import { rpc, startTestNode } from '../../helpers/rpc';
 
 let anvilUrlForMessages = "";
