@@ -69,6 +69,7 @@ async function route(chain: Chain, fork: ForkBase, method: string, params: reado
     if (hash !== undefined && !knownHash(chain, hash)) return upstream(fork, method, params);
   }
   if (method === 'eth_getLogs') return logs(chain, fork, params, local);
+  if (method === 'debug_traceTransaction' && typeof params[0] === 'string' && !chain.findTransaction(params[0].toLowerCase())) return traceUpstream(fork, params);
   if (method === 'eth_feeHistory') return runHere(chain, method, () => local(feeHistoryFromFork(chain, fork, params)));
   const answer = await runHere(chain, method, () => local(params));
   if (answer === null && BY_HASH.has(method)) return upstreamUpToFork(fork, method, params);
@@ -97,6 +98,16 @@ async function upstreamUpToFork(fork: ForkBase, method: string, params: readonly
   const number = typeof record.number === 'string' ? record.number : record.blockNumber;
   if (typeof number === 'string' && /^0x[0-9a-f]+$/i.test(number) && BigInt(number) > fork.header.number) return null;
   return answer;
+}
+
+/**
+ * debug_traceTransaction of a transaction at or below the fork block: the upstream's own trace (it
+ * ran on the upstream's state); its error passes through when it does not serve debug_*.
+ */
+async function traceUpstream(fork: ForkBase, params: readonly unknown[]): Promise<unknown> {
+  const tx = await upstreamUpToFork(fork, 'eth_getTransactionByHash', [params[0]]);
+  if (tx === null || typeof tx !== 'object') throw new RpcError(ErrorCode.InvalidInput, `transaction ${String(params[0]).toLowerCase()} not found`);
+  return upstream(fork, 'debug_traceTransaction', params);
 }
 
 /** eth_getLogs: the range's part up to the fork block from the upstream, the rest here, in block order. */

@@ -98,6 +98,11 @@ describe('fork: the mock node and anvil --fork-url of the same upstream', functi
       assert.equal(await rpc(node.url, 'eth_call', [balanceOfCall(upstream.holder), at]), expected.holderAt, node.name);
       assert.equal(await rpc(node.url, 'eth_getBalance', [upstream.changedAfter, before]), '0x0', node.name);
     }
+    // A trace of a transaction before the fork block: the same call frame on both.
+    const traces = [];
+    for (const node of both) traces.push(await rpc(node.url, 'debug_traceTransaction', [upstream.historyTx, { tracer: 'callTracer' }]));
+    assert.equal(traces[0].to, BASE_USDC);
+    assert.deepEqual([traces[0].from, traces[0].to, traces[0].input, traces[0].gasUsed], [traces[1].from, traces[1].to, traces[1].input, traces[1].gasUsed]);
     // A transaction the upstream has after the fork block is not the fork's: the mock answers null;
     // Anvil asks the upstream and answers it, from a block above its own fork block (a difference, docs/forking.md).
     const afterFork = await rpc(upstream.anvil.url, 'eth_getBlockByNumber', [hex(upstream.forkBlock + 1n), false]);
