@@ -186,6 +186,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.baseNumber = Number(fork.header.number);
     this.oldest = this.baseNumber;
     this.addSealed({ header: fork.header, hash: fork.hash, size: fork.size, transactions: [], logs: [], state, sealed: true, flashblockIndex: 0 });
+    // BLOCKHASH(N - 1) is known without asking: the fork block's parent hash.
+    if (fork.header.number > 0n) this.prunedRecent.set(this.baseNumber - 1, fork.header.parentHash);
   }
 
   /** On a fork: the upstream, the fork block's number and the state fetched (undefined on a chain of our own). */

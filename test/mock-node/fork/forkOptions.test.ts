@@ -80,6 +80,12 @@ describe('fork: options and bad input', function () {
       assert.equal(BigInt(await rpc(mock.url, 'eth_getStorageAt', [stranger, '0x1', 'latest'])), 0n);
     });
 
+    it("answers BLOCKHASH of the fork block's parent without asking the upstream", async () => {
+      // Creation code that returns BLOCKHASH(7): PUSH1 7, BLOCKHASH, PUSH0, MSTORE, PUSH1 32, PUSH0, RETURN.
+      const answer = await rpc(mock.url, 'eth_call', [{ data: '0x6007405f5260205ff3' }, 'latest']);
+      assert.equal(answer, (await rpc(upstream.url, 'eth_getBlockByNumber', ['0x7', false])).hash);
+    });
+
     it('answers bad anvil_reset forking options and state files with clear errors, and changes nothing', async () => {
       await rpc(mock.url, 'evm_mine');
       const head = await rpc(mock.url, 'eth_blockNumber');
