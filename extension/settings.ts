@@ -85,6 +85,9 @@ export async function updateSettingsEndpoints(change: (current: EndpointSetting[
  * (mockNodeSettings); `ignored` names what a workspace tried to set.
  */
 export function readMockNodeOptionsSetting(): MockNodeSettings {
-  const inspected = vscode.workspace.getConfiguration(`${SECTION}.mockNode`).inspect<unknown>('options');
-  return mockNodeSettings(inspected, vscode.workspace.isTrusted);
+  const config = vscode.workspace.getConfiguration(`${SECTION}.mockNode`);
+  const inspected = config.inspect<unknown>('options');
+  // Application scope: only the user's own settings hold these (a workspace cannot point the node at a URL).
+  const fork = { forkUrl: config.inspect<unknown>('forkUrl')?.globalValue, forkBlockNumber: config.inspect<unknown>('forkBlockNumber')?.globalValue };
+  return mockNodeSettings(inspected, vscode.workspace.isTrusted, fork);
 }

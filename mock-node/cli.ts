@@ -121,6 +121,8 @@ export function parseCommandLine(argv: string[]): { help: boolean; options: Mock
 
 export function banner(node: RunningMockNode): string {
   const o = node.options;
+  const fork = node.core.services.chain.fork;
+  const tokenPlaced = node.core.services.contracts.get(o.token.address.toLowerCase()) !== undefined;
   const lines = [
     'chain-mock-node is running',
     '',
@@ -128,17 +130,22 @@ export function banner(node: RunningMockNode): string {
     `  JSON-RPC (dedicated)  ${node.dedicatedUrl}`,
     `  WebSocket             ${node.wsUrl} (and ${node.dedicatedUrl.replace(/^http/, 'ws')})`,
     `  Health                ${node.url}health`,
-    `  Chain id              ${o.chainId} (0x${o.chainId.toString(16)})`,
+    `  Chain id              ${o.chainId} (0x${o.chainId.toString(16)})${fork ? ", the fork's upstream's" : ''}`,
+    ...(fork ? [`  Fork                  ${fork.client.settings.shownUrl} at block ${fork.header.number} (${fork.hash}); state fetched as it is read`] : []),
     `  Blocks                ${o.auto ? `every ${o.blockTimeMs} ms, pending refreshed every ${o.flashblockMs} ms` : 'manual (evm_mine / mock_flashblock)'}`,
     `  Pending identity      ${o.pendingIdentity}`,
     `  Pending nonce         ${o.pendingNonce === 'pool' ? 'pool (queued transactions count, as geth and Anvil)' : 'preconfirmed (flashblocks only, as Base)'}`,
-    `  Token                 ${o.token.name} (${o.token.symbol}) at ${o.token.address}`,
+    tokenPlaced
+      ? `  Token                 ${o.token.name} (${o.token.symbol}) at ${o.token.address}${fork ? ' (built in, placed over an empty address)' : ''}`
+      : `  Token                 the upstream's contract at ${o.token.address}`,
     ...(o.stateFile ? [`  State file            ${o.stateFile} (loaded at start, saved on exit${o.autosaveBlocks ? `, every ${o.autosaveBlocks} blocks` : ''} and on mock_dumpState)`] : []),
     '',
     'Dev accounts (test keys: never use them on a real network)',
     ...node.accounts.map((a, i) => `  (${i}) ${a.address}  ${a.privateKey}`),
     '',
-    `  Each holds ${formatUnits(o.balance, 18)} ETH and ${formatUnits(o.token.balance, 6)} ${o.token.symbol}.`,
+    tokenPlaced
+      ? `  Each holds ${formatUnits(o.balance, 18)} ETH and ${formatUnits(o.token.balance, 6)} ${o.token.symbol}.`
+      : `  Each holds ${formatUnits(o.balance, 18)} ETH; its token balance is the upstream's.`,
     `  Mnemonic: ${o.mnemonic}`,
     '',
     'Ctrl+C stops the node.',

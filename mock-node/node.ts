@@ -13,6 +13,8 @@ import { logChainEvents } from './chainLog';
 import { genesisAlloc } from './genesis/genesisAlloc';
 import { createLogger, type Logger } from './logger';
 import { OptionError, resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
+import { openFork } from './forkStart';
+import { urlSecrets } from './redact';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
 import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
@@ -71,13 +73,22 @@ function nativeContractsFor(options: MockNodeOptions, accounts: DevAccounts): Na
 
 /** Builds the chain and the handler without any server (tests, routers, the CLI all start here). */
 export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Promise<MockNodeCore> {
-  const options = resolveOptions(input);
-  const threshold = options.quiet && options.logLevel !== 'off' ? 'error' : options.logLevel;
-  const apiKey = options.apiKey ?? secureRandomHex(12);
-  const logger = createLogger({ json: options.jsonLogs, threshold, sink: options.logSink, secrets: [apiKey] });
-  const accounts = new DevAccounts(options.mnemonic, options.accounts);
-  const contracts = new NativeContracts(nativeContractsFor(options, accounts));
-  const chain = await Chain.create(options, contracts, genesisAlloc(options, accounts, contracts), logger);
+  const resolved = resolveOptions(input);
+  const threshold = resolved.quiet && resolved.logLevel !== 'off' ? 'error' : resolved.logLevel;
+  const apiKey = resolved.apiKey ?? secureRandomHex(12);
+  // A fork URL may carry an API key: every log line and error answer is scrubbed of it.
+  const secrets = [apiKey, ...(resolved.fork ? urlSecrets(resolved.fork.url) : [])];
+  const logger = createLogger({ json: resolved.jsonLogs, threshold, sink: resolved.logSink, secrets });
+  const accounts = new DevAccounts(resolved.mnemonic, resolved.accounts);
+  const opened = resolved.fork ? await openFork(resolved, input, accounts, resolved.fork) : undefined;
+  const options = opened?.options ?? resolved;
+  const contracts = opened?.contracts ?? new NativeContracts(nativeContractsFor(options, accounts));
+  const alloc = opened?.alloc ?? genesisAlloc(options, accounts, contracts);
+  const chain = await Chain.create(options, contracts, alloc, logger, opened?.fork);
+  if (opened) {
+    const { header, hash } = opened.fork;
+    logger.info(`forked ${opened.fork.client.settings.shownUrl} at block ${header.number} (${hash})`, { chainId: options.chainId, token: contracts.get(options.token.address) ? 'built-in, placed' : "the upstream's contract" });
+  }
   if (options.stateFile) {
     // A path that cannot be written fails now, not silently at exit.
     const problem = stateFileLocationProblem(options.stateFile);
@@ -86,14 +97,35 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
     if (loaded) logger.info(`loaded ${options.stateFile}`, { blocks: loaded.blocks, queued: loaded.queued });
   }
   logChainEvents(chain, logger);
-  const services: NodeServices = { options, chain, accounts, contracts, logger, impersonation: new Impersonation() };
-  const handle = createRpcHandler(services, undefined, [apiKey]);
+  const refork = opened ? reforkWith(options, chain, accounts, contracts) : undefined;
+  const services: NodeServices = { options, chain, accounts, contracts, logger, impersonation: new Impersonation(), refork };
+  const handle = createRpcHandler(services, undefined, secrets);
   const exposure = { bindHost: options.host, allowHosts: options.allowHosts, allowOrigins: options.cors ? ['*'] : options.allowOrigins };
   const x402 = options.x402 ? new X402Facilitator(services, handle, options.x402Account) : undefined;
   let x402Routes: Router[] | undefined;
   const routes = x402 ? () => (x402Routes ??= [createX402Router(x402, handle, { apiKey, maxBodyBytes: options.maxBodyBytes, exposure })]) : undefined;
   const http: HttpOptions = { maxBodyBytes: options.maxBodyBytes, apiKey, exposure, limits: options.limits, routes };
   return { services, handle, http, logger, x402, autosave: startAutosave(chain, options, logger) };
+}
+
+/**
+ * anvil_reset({ forking }) on a forked node: the chain starts again from another fork block (or
+ * another upstream of the same chain). The token keeps its place: a fork where the token's address
+ * would change from empty to taken (or back) is refused, since the node's contracts are fixed at start.
+ */
+function reforkWith(options: MockNodeOptions, chain: Chain, accounts: DevAccounts, contracts: NativeContracts): NonNullable<NodeServices['refork']> {
+  return async ({ url, blockNumber }) => {
+    const current = options.fork!;
+    const fork = { ...current, url: url ?? current.url, blockNumber };
+    const opened = await openFork({ ...options, fork }, { chainId: options.chainId, token: options.token }, accounts, fork);
+    const placed = opened.contracts.get(options.token.address) !== undefined;
+    if (placed !== (contracts.get(options.token.address) !== undefined)) {
+      throw new OptionError(`the token's address ${options.token.address} is ${placed ? 'empty' : 'taken'} at the new fork block but was not at start: restart the node with --fork-url to fork there`);
+    }
+    const previous = chain.fork;
+    await chain.refork(opened.fork, opened.alloc);
+    previous?.client.close();
+  };
 }
 
 export interface MockNodeRouter {
@@ -143,6 +175,7 @@ export async function mockNodeRouter(input: MockNodeOptionsInput = {}): Promise<
 
 /** Writes the state file, when the node has one, and logs what was saved, or why it could not be. */
 async function saveStateOnStop(core: MockNodeCore): Promise<void> {
+  core.services.chain.fork?.client.close();
   await core.autosave.stop();
   const stateFile = core.services.options.stateFile;
   if (!stateFile) return;

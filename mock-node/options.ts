@@ -45,6 +45,24 @@ export interface ProfileLimitSet {
 
 export type ProfileLimitsInput = { public?: Partial<ProfileLimits>; dedicated?: Partial<ProfileLimits> };
 
+/** --fork-url and its companions (Anvil's names): the chain this node forks, lazily. */
+export interface ForkOptions {
+  /** The upstream's JSON-RPC URL (http or https); it may hold an API key: it is shown redacted everywhere. */
+  url: string;
+  /** The fork block; absent: the upstream's latest less a few blocks (upstream/forkBlock.ts). */
+  blockNumber?: bigint;
+  /** Deadline of one read from the upstream, retries included, in ms (Anvil's --timeout). */
+  timeoutMs: number;
+  /** Attempts after the first when the upstream fails or rate-limits (Anvil's --retries). */
+  retries: number;
+  /** First pause between attempts, doubled each time, in ms (Anvil's --fork-retry-backoff). */
+  retryBackoffMs: number;
+}
+
+export type ForkOptionsInput = { url: string; blockNumber?: bigint | number | string; timeoutMs?: number; retries?: number; retryBackoffMs?: number };
+
+export const DEFAULT_FORK_TIMING = { timeoutMs: 10_000, retries: 5, retryBackoffMs: 200 } as const;
+
 export interface MockNodeOptions {
   host: string;
   /** 0 picks a free port. */
@@ -120,6 +138,8 @@ export interface MockNodeOptions {
   wsMaxConnections: number;
   /** WebSocket: most bytes waiting to be sent over all sockets together; the largest is closed above it (1013). */
   wsMaxTotalBufferedBytes: number;
+  /** --fork-url: fork this chain (absent: a chain of our own from genesis). */
+  fork?: ForkOptions;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -179,7 +199,7 @@ export function defaultOptions(): MockNodeOptions {
 
 /** What a caller may pass: any subset, with numbers accepted where bigints are stored. */
 export type MockNodeOptionsInput = {
-  [K in keyof MockNodeOptions]?: MockNodeOptions[K] extends bigint
+  [K in keyof MockNodeOptions]?: K extends 'fork' ? ForkOptionsInput : MockNodeOptions[K] extends bigint
     ? bigint | number | string
     : MockNodeOptions[K] extends TokenOptions
       ? { [T in keyof TokenOptions]?: TokenOptions[T] extends bigint ? bigint | number | string : TokenOptions[T] }
@@ -232,7 +252,7 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   ] as const;
   const merged = { ...defaults } as MockNodeOptions;
   for (const [key, value] of Object.entries(input)) {
-    if (value === undefined || key === 'token' || key === 'limits') continue;
+    if (value === undefined || key === 'token' || key === 'limits' || key === 'fork') continue;
     if (!(key in defaults) && !OPTIONAL_KEYS.includes(key)) throw new OptionError(`unknown option ${key}`);
     (merged as unknown as Record<string, unknown>)[key] = value;
   }
@@ -315,10 +335,41 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   checkInteger('maxQueued', merged.maxQueued, 1);
   checkInteger('maxFilters', merged.maxFilters, 1);
   if (merged.autosaveBlocks > 0 && merged.stateFile === undefined) throw new OptionError('autosaveBlocks needs a state file (--state)');
+  merged.fork = resolveFork(input.fork);
+  if (merged.fork && merged.stateFile !== undefined) {
+    throw new OptionError(
+      "--state cannot be used with --fork-url: a saved fork would need the upstream's state it fetched and the upstream itself to reload, and this node does not save those; it refuses rather than reload half a state",
+    );
+  }
   return merged;
 }
 
-const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink', 'x402Account'];
+/** The fork options, checked; undefined when there is no fork. */
+export function resolveFork(input: ForkOptionsInput | undefined): ForkOptions | undefined {
+  if (input === undefined || input === null) return undefined;
+  if (typeof input !== 'object' || Array.isArray(input)) throw new OptionError('fork must be an object { url, blockNumber?, timeoutMs?, retries?, retryBackoffMs? }');
+  for (const key of Object.keys(input)) {
+    if (!['url', 'blockNumber', 'timeoutMs', 'retries', 'retryBackoffMs'].includes(key)) throw new OptionError(`unknown fork option ${key}`);
+  }
+  const url = input.url;
+  if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(url)) throw new OptionError('fork.url (--fork-url) must be an http:// or https:// URL');
+  try {
+    new URL(url);
+  } catch {
+    throw new OptionError('fork.url (--fork-url) is not a valid URL');
+  }
+  const fork: ForkOptions = { url, ...DEFAULT_FORK_TIMING };
+  if (input.blockNumber !== undefined && input.blockNumber !== null) fork.blockNumber = toBigInt('fork.blockNumber (--fork-block-number)', input.blockNumber);
+  if (input.timeoutMs !== undefined) fork.timeoutMs = input.timeoutMs;
+  if (input.retries !== undefined) fork.retries = input.retries;
+  if (input.retryBackoffMs !== undefined) fork.retryBackoffMs = input.retryBackoffMs;
+  checkInteger('fork.timeoutMs (--timeout)', fork.timeoutMs, 100, 600_000);
+  checkInteger('fork.retries (--retries)', fork.retries, 0, 100);
+  checkInteger('fork.retryBackoffMs (--fork-retry-backoff)', fork.retryBackoffMs, 0, 60_000);
+  return fork;
+}
+
+const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink', 'x402Account', 'fork'];
 
 function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileLimitSet, maxBodyBytes: number): ProfileLimitSet {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw new OptionError('limits must be an object');
@@ -357,7 +408,7 @@ export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile
 /** One command-line flag: the option it sets (a dotted path into MockNodeOptionsInput), its help and how its value is read. */
 export interface CliFlag {
   flag: string;
-  section: 'Server' | 'Limits' | 'Faults and state' | 'Chain' | 'Accounts' | 'Token' | 'x402 facilitator' | 'Output';
+  section: 'Server' | 'Limits' | 'Faults and state' | 'Fork' | 'Chain' | 'Accounts' | 'Token' | 'x402 facilitator' | 'Output';
   target: string;
   kind: CliValueKind;
   /** The value's placeholder in --help. */
@@ -395,6 +446,11 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   { flag: 'faults', section: 'Faults and state', target: 'faults', kind: 'jsonFile', arg: '<file.json>', help: 'inject faults (latency, 429/503 shares, timeouts); see mock_setFaults' },
   { flag: 'state', section: 'Faults and state', target: 'stateFile', kind: 'text', arg: '<file.json>', help: 'load the chain from this file at start, save it atomically on exit and on mock_dumpState' },
   { flag: 'autosave-blocks', section: 'Faults and state', target: 'autosaveBlocks', kind: 'integer', arg: '<n>', help: 'with --state, also save it every n sealed blocks (a crash loses at most n blocks); 0 = only on exit and mock_dumpState' },
+  { flag: 'fork-url', section: 'Fork', target: 'fork.url', kind: 'text', arg: '<url>', help: "fork this chain: its state at the fork block is fetched lazily, our blocks follow on top (the chain id is the upstream's; an API key in the URL is never shown)", shownDefault: 'no fork' },
+  { flag: 'fork-block-number', section: 'Fork', target: 'fork.blockNumber', kind: 'text', arg: '<n>', help: "with --fork-url: the fork block", shownDefault: "the upstream's latest less 5" },
+  { flag: 'timeout', section: 'Fork', target: 'fork.timeoutMs', kind: 'integer', arg: '<ms>', help: 'with --fork-url: deadline of one read from the upstream, retries included', shownDefault: String(DEFAULT_FORK_TIMING.timeoutMs) },
+  { flag: 'retries', section: 'Fork', target: 'fork.retries', kind: 'integer', arg: '<n>', help: 'with --fork-url: attempts after the first when the upstream fails or answers a rate limit (429, -32005)', shownDefault: String(DEFAULT_FORK_TIMING.retries) },
+  { flag: 'fork-retry-backoff', section: 'Fork', target: 'fork.retryBackoffMs', kind: 'integer', arg: '<ms>', help: "with --fork-url: first pause between attempts, doubled each time (a Retry-After header is honoured)", shownDefault: String(DEFAULT_FORK_TIMING.retryBackoffMs) },
   { flag: 'history-blocks', section: 'Chain', target: 'historyBlocks', kind: 'integer', arg: '<n>', help: "keep only the newest n sealed blocks (transactions, receipts, logs, state); a read of an older one answers 4444 'pruned history unavailable'; 0 = keep every block", shownDefault: '0 (keep every block)' },
   { flag: 'chain-id', section: 'Chain', target: 'chainId', kind: 'text', arg: '<id>', help: 'chain id' },
   { flag: 'block-time-ms', section: 'Chain', target: 'blockTimeMs', kind: 'integer', arg: '<ms>', help: 'time between sealed blocks' },

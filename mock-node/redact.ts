@@ -44,3 +44,34 @@ export function scrubValue(value: unknown, secrets: readonly string[] = [], dept
   for (const [key, item] of Object.entries(value)) out[key] = scrubValue(item, secrets, depth + 1);
   return out;
 }
+
+/**
+ * A URL as logs, banners and errors show it: its scheme, host and port, and `/<redacted>` when it
+ * has anything more (a path, a query, user info: where providers put API keys).
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const more = (parsed.pathname !== '/' && parsed.pathname !== '') || parsed.search !== '' || parsed.username !== '' || parsed.password !== '' || parsed.hash !== '';
+    return `${parsed.protocol}//${parsed.host}${more ? '/<redacted>' : ''}`;
+  } catch {
+    return '<a URL that does not parse>';
+  }
+}
+
+/** The parts of a URL that may be a key, as secrets for scrubSecrets: the URL itself, its path and query, its user info, and each long path segment or query value. */
+export function urlSecrets(url: string): string[] {
+  const secrets = [url];
+  try {
+    const parsed = new URL(url);
+    const tail = parsed.pathname + parsed.search;
+    if (tail.length > 1) secrets.push(tail);
+    if (parsed.username) secrets.push(decodeURIComponent(parsed.username));
+    if (parsed.password) secrets.push(decodeURIComponent(parsed.password));
+    for (const segment of parsed.pathname.split('/')) if (segment.length >= 8) secrets.push(segment);
+    for (const value of parsed.searchParams.values()) if (value.length >= 4) secrets.push(value);
+  } catch {
+    // the whole string stays a secret
+  }
+  return secrets;
+}

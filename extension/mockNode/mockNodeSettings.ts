@@ -5,7 +5,14 @@
 import type { MockNodeOptionsInput } from '../../mock-node/index';
 
 /** Options that decide who can reach the node, with which key, and which file it writes. */
-export const USER_ONLY_OPTIONS = ['host', 'port', 'cors', 'allowOrigins', 'allowHosts', 'apiKey', 'stateFile', 'autosaveBlocks'] as const;
+/** `fork`: the URL the node sends requests to, perhaps with an API key in it. */
+export const USER_ONLY_OPTIONS = ['host', 'port', 'cors', 'allowOrigins', 'allowHosts', 'apiKey', 'stateFile', 'autosaveBlocks', 'fork'] as const;
+
+/** chainExplorer.mockNode.forkUrl and forkBlockNumber, as the user's own settings hold them. */
+export interface ForkSettings {
+  forkUrl?: unknown;
+  forkBlockNumber?: unknown;
+}
 
 /** What `WorkspaceConfiguration.inspect()` answers, as far as this needs. */
 export interface InspectedSetting {
@@ -24,7 +31,7 @@ function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-export function mockNodeSettings(inspected: InspectedSetting | undefined, workspaceTrusted: boolean): MockNodeSettings {
+export function mockNodeSettings(inspected: InspectedSetting | undefined, workspaceTrusted: boolean, fork: ForkSettings = {}): MockNodeSettings {
   const user = record(inspected?.globalValue);
   const workspace = { ...record(inspected?.workspaceValue), ...record(inspected?.workspaceFolderValue) };
   const ignored: string[] = [];
@@ -33,5 +40,11 @@ export function mockNodeSettings(inspected: InspectedSetting | undefined, worksp
     if (!workspaceTrusted || (USER_ONLY_OPTIONS as readonly string[]).includes(key)) ignored.push(key);
     else fromWorkspace[key] = value;
   }
-  return { options: { ...user, ...fromWorkspace } as MockNodeOptionsInput, ignored };
+  const options = { ...user, ...fromWorkspace } as MockNodeOptionsInput;
+  // The fork settings (user settings only: their scope is the application) win over an options.fork.
+  if (typeof fork.forkUrl === 'string' && fork.forkUrl.trim() !== '') {
+    const blockNumber = typeof fork.forkBlockNumber === 'number' && Number.isInteger(fork.forkBlockNumber) && fork.forkBlockNumber >= 0 ? fork.forkBlockNumber : undefined;
+    options.fork = { ...(options.fork ?? {}), url: fork.forkUrl.trim(), ...(blockNumber !== undefined ? { blockNumber } : {}) };
+  }
+  return { options, ignored };
 }

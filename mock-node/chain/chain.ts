@@ -10,6 +10,10 @@ import type { MockNodeOptions } from '../options';
 import { flashblocksPerBlock } from '../options';
 import { StateTrie, type GenesisRoots } from '../state/stateTrie';
 import { StateDraft, type AccountRecord } from '../state/worldState';
+import { mergeKeys, type MissingKeys, retryFetching } from '../state/forkReads';
+import { MissRecorder, runRecorded } from '../state/missRecorder';
+import type { ForkBase } from './forkBase';
+import type { StateLayer, StateReader } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
 import type { BlockEnvironment } from '../execution/nativeContract';
 import { maxFeePerGas, priorityFeePerGas, validateStatic } from '../execution/transaction';
@@ -74,6 +78,8 @@ interface Snapshot {
   clock: ReturnType<ChainClock['save']>;
 }
 
+type ApplyResult = Awaited<ReturnType<typeof applyTransaction>>;
+
 /** Where a transaction hash points: a kept block and position, or a pruned block's number. */
 type Located = { block: SealedBlock; index: number } | { pruned: number };
 
@@ -92,8 +98,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   private readonly clock = new ChainClock();
   /** The sealed blocks kept, oldest first: blocks[i] is block number `oldest + i`. */
   private readonly blocks: SealedBlock[] = [];
-  /** The number of blocks[0]: above 0 once --history-blocks has pruned older blocks. */
+  /** The number of blocks[0]: above the base once --history-blocks has pruned older blocks. */
   private oldest = 0;
+  /** The number of the chain's first block: 0, or on a fork the fork block's. */
+  private baseNumber = 0;
   private readonly byHash = new Map<Hex, SealedBlock>();
   /** The kept blocks' transactions: hash → block and position. */
   private readonly txIndex = new HashIndex();
@@ -135,6 +143,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     readonly contracts: NativeContracts,
     private readonly stateTrie: StateTrie,
     private readonly logger: Logger,
+    /** On a fork: the upstream, its fork block and its state (undefined on a chain of our own). */
+    private forkBase?: ForkBase,
   ) {
     super();
     this.perBlock = flashblocksPerBlock(options);
@@ -142,10 +152,15 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.gasLimit = options.gasLimit;
   }
 
-  static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc, logger: Logger): Promise<Chain> {
+  static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc, logger: Logger, fork?: ForkBase): Promise<Chain> {
     const trie = new StateTrie();
-    const chain = new Chain(options, contracts, trie, logger);
-    const state = await trie.genesis(alloc.accounts, alloc.storage, alloc.roots);
+    const chain = new Chain(options, contracts, trie, logger, fork);
+    const state = await trie.genesis(alloc.accounts, alloc.storage, alloc.roots, fork?.state);
+    if (fork) {
+      chain.startFromFork(fork, state);
+      await chain.startBlock();
+      return chain;
+    }
     const timestamp = BigInt(options.genesisTimestamp ?? Math.floor(Date.now() / 1000));
     const genesisParent: BlockRecord = {
       header: undefined as never,
@@ -165,6 +180,51 @@ export class Chain extends EventEmitter<ChainEvents> {
     chain.addSealed(genesis.snapshot(true));
     await chain.startBlock();
     return chain;
+  }
+
+  /**
+   * The fork block as the chain's first block: the upstream's header and hash as they are; its
+   * state is the dev accounts (and the built-in token, when placed) over the upstream's.
+   */
+  private startFromFork(fork: ForkBase, state: StateLayer): void {
+    this.forkBase = fork;
+    this.baseNumber = Number(fork.header.number);
+    this.oldest = this.baseNumber;
+    this.addSealed({ header: fork.header, hash: fork.hash, size: fork.size, transactions: [], logs: [], state, sealed: true, flashblockIndex: 0 });
+    // BLOCKHASH(N - 1) is known without asking: the fork block's parent hash.
+    if (fork.header.number > 0n) this.prunedRecent.set(this.baseNumber - 1, fork.header.parentHash);
+  }
+
+  /** On a fork: the upstream, the fork block's number and the state fetched (undefined on a chain of our own). */
+  get fork(): ForkBase | undefined {
+    return this.forkBase;
+  }
+
+  /** Fetches forked state the way a run that missed it needs (one batch). */
+  private readonly fetchMissing = (missing: MissingKeys): Promise<void> => this.forkBase!.state.fetch(missing);
+
+  /**
+   * anvil_reset({ forking }): the chain starts again from another fork (another block, or another
+   * upstream): every block, the pool, snapshots, clock offsets and settings go, as reset() does.
+   */
+  refork(fork: ForkBase, alloc: GenesisAlloc): Promise<void> {
+    return this.exclusive(async () => {
+      const dropped = [...this.building.included.map((item) => item.tx), ...this.queue.clear()];
+      const removed = [...this.blocks].reverse();
+      for (const tx of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason: 'removed from the pool' }));
+      const state = await this.stateTrie.genesis(alloc.accounts, alloc.storage, alloc.roots, fork.state);
+      this.clearSealed();
+      this.startFromFork(fork, state);
+      if (removed.length > 0) this.emit('removed', removed);
+      this.snapshots.clear();
+      this.systemChanges.clear();
+      this.clock.restore(this.initialClock);
+      this.gasLimit = this.options.gasLimit;
+      this.coinbase = DEFAULT_COINBASE;
+      this.nextBaseFee = undefined;
+      this.instance = '0x' + secureRandomHex(32);
+      await this.startBlock();
+    });
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -262,12 +322,12 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   safeNumber(): bigint {
     const n = this.head - BigInt(this.options.safeDepth);
-    return n > 0n ? n : 0n;
+    return n > BigInt(this.baseNumber) ? n : BigInt(this.baseNumber);
   }
 
   finalizedNumber(): bigint {
     const n = this.head - BigInt(this.options.finalizedDepth);
-    return n > 0n ? n : 0n;
+    return n > BigInt(this.baseNumber) ? n : BigInt(this.baseNumber);
   }
 
   /** A transaction that is sealed or pre-confirmed, with the block it is in. */
@@ -377,9 +437,51 @@ export class Chain extends EventEmitter<ChainEvents> {
    * then); otherwise the hash at once, with no promise or turn of the event loop per transaction.
    */
   accept(tx: TransactionRecord): Hex | Promise<Hex> {
+    if (this.forkBase) return this.acceptForked(tx);
     const hash = this.submit(tx);
     if (this.mining.kind !== 'automine') return hash;
     return this.exclusive(() => this.automine()).then(() => hash);
+  }
+
+  /**
+   * On a fork: fetches what the transaction reads (a trial run over pending, thrown away) before it
+   * is queued, so the flashblock that runs it rarely waits for the upstream; then accept() as usual.
+   */
+  private async acceptForked(tx: TransactionRecord): Promise<Hex> {
+    validateStatic(tx, this.options.chainId, this.gasLimit);
+    await runRecorded(this.fetchMissing, () => this.pendingSnapshot.state, (reader) => {
+      const trial = new StateDraft(reader);
+      const result = applyTransaction(trial, tx, this.environment(this.pendingSnapshot), this.contracts, this.gasLimit, 0, 0);
+      return result instanceof Promise ? result.then(() => undefined) : undefined;
+    });
+    const hash = await retryFetching(this.fetchMissing, () => this.submit(tx));
+    if (this.mining.kind === 'automine') await this.exclusive(() => this.automine());
+    return hash;
+  }
+
+  /**
+   * On a fork, one queued transaction in a flashblock: run on a child of the flashblock's draft;
+   * when it read state not fetched, fetch it and run again; only a complete run is merged.
+   * The upstream failing: the transaction is dropped with that reason (undefined).
+   */
+  private async applyForked(draft: StateDraft, base: StateLayer, tx: TransactionRecord, env: BlockEnvironment, gasLeft: bigint, logCount: number, index: number): Promise<ApplyResult | undefined> {
+    try {
+      // Merged only after a run that missed nothing: a run over empty values is thrown away whole.
+      const { result, trial } = await runRecorded(this.fetchMissing, () => draft, async (reader) => {
+        const trial = new StateDraft(reader);
+        const result = await applyTransaction(trial, tx, env, this.contracts, gasLeft, logCount, index);
+        // The flashblock's commit compares with the block's state: what it will read, fetched now.
+        const before = new MissRecorder(base);
+        trial.readWhatCommitCompares(before);
+        mergeKeys(reader.missing, before.missing);
+        return { result, trial };
+      });
+      if (!('problem' in result)) trial.mergeInto(draft);
+      return result;
+    } catch (error) {
+      this.logger.warn(`transaction ${tx.hash} dropped: ${(error as Error).message}`);
+      return undefined;
+    }
   }
 
   /** Resolves once the transaction is pre-confirmed (in a flashblock); rejects on timeout or drop. */
@@ -449,15 +551,25 @@ export class Chain extends EventEmitter<ChainEvents> {
   applySystemChange(change: SystemChange): Promise<void> {
     return this.exclusive(async () => {
       const env = this.environment(this.pendingSnapshot);
-      const draft = new StateDraft(this.building.state);
-      change(draft, env);
+      // On a fork, a change over state not fetched yet runs again once what it missed is fetched.
+      const changeOver = async (base: StateReader): Promise<StateDraft> => {
+        let draft = new StateDraft(base);
+        const run = (reader: StateReader) => {
+          draft = new StateDraft(reader);
+          change(draft, env);
+          if (this.forkBase) draft.readWhatCommitCompares(reader);
+        };
+        if (this.forkBase) await runRecorded(this.fetchMissing, () => base, run);
+        else run(base);
+        return draft;
+      };
+      const draft = await changeOver(this.building.state);
       // The same change on the head's current state (what `latest` reads see), as Anvil changes
       // its current state without a block; the pending block holds it over its pre-confirmed
       // transactions, so the block that seals next carries it.
       const head = this.latest;
       const headBase = this.stateView(head).state;
-      const headDraft = new StateDraft(headBase);
-      change(headDraft, env);
+      const headDraft = await changeOver(headBase);
       this.recordSystemChange(this.building.number, change);
       this.building.setState(await this.stateTrie.commit(this.building.state, draft));
       const headState = await this.stateTrie.commit(headBase, headDraft);
@@ -585,7 +697,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   reset(): Promise<void> {
     return this.exclusive(async () => {
       const dropped = [...(await this.rewindTo(BigInt(this.oldest))), ...this.queue.clear()];
-      if (this.oldest > 0) this.restartFromGenesis();
+      if (this.oldest > this.baseNumber) this.restartFromGenesis();
       for (const tx of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason: 'removed from the pool' }));
       this.snapshots.clear();
       this.systemChanges.clear();
@@ -845,7 +957,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const env = block.environment(this.options.chainId, this.hashOfBlock);
     const draft = new StateDraft(block.state);
     const added: IncludedTransaction[] = [];
-    const dropped: { tx: TransactionRecord; reason: 'nonce too low' | 'insufficient funds for gas * price + value' }[] = [];
+    const dropped: { tx: TransactionRecord; reason: 'nonce too low' | 'insufficient funds for gas * price + value' | "the fork's upstream did not answer" }[] = [];
     let gasUsed = block.gasUsed;
     const gasCap = this.flashblockGasCap(block.flashblockIndex + 1);
     let logCount = block.logs.length;
@@ -859,9 +971,20 @@ export class Chain extends EventEmitter<ChainEvents> {
         const tx = queued[q];
         if (taken.has(tx)) continue;
         const index = block.included.length + added.length;
-        let result = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
-        // Only a transaction that meets EVM code is asynchronous.
-        if (result instanceof Promise) result = await result;
+        let result: ApplyResult;
+        if (this.forkBase) {
+          const forked = await this.applyForked(draft, block.state, tx, env, gasCap - gasUsed, logCount, index);
+          if (!forked) {
+            taken.add(tx);
+            dropped.push({ tx, reason: "the fork's upstream did not answer" });
+            continue;
+          }
+          result = forked;
+        } else {
+          const applied = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
+          // Only a transaction that meets EVM code is asynchronous.
+          result = applied instanceof Promise ? await applied : applied;
+        }
         if ('problem' in result) {
           if (result.problem === 'nonce-too-low' || result.problem === 'insufficient-funds') {
             taken.add(tx);
@@ -911,7 +1034,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Keeps a sealed block as compact bytes (sealedBlock.ts), indexes it, and prunes past --history-blocks. */
   private addSealed(record: BlockRecord): SealedBlock {
     const block = SealedBlock.of(record);
-    if (block.header.number === 0n) this.genesisBlock = block;
+    if (block.header.number === BigInt(this.baseNumber)) this.genesisBlock = block;
     this.blocks.push(block);
     this.byHash.set(block.hash, block);
     const n = Number(block.header.number);
@@ -957,7 +1080,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   private clearSealed(): void {
     this.blocks.length = 0;
-    this.oldest = 0;
+    this.oldest = this.baseNumber;
     this.byHash.clear();
     this.txIndex.clear();
     this.prunedTransactions.clear();

@@ -23,7 +23,7 @@ export type ChainFault =
   | { kind: 'txpool-full' }
   // What happened to a queued transaction someone waits for.
   | { kind: 'transaction-replaced' }
-  | { kind: 'transaction-dropped'; reason: 'nonce too low' | 'insufficient funds for gas * price + value' | 'removed from the pool' }
+  | { kind: 'transaction-dropped'; reason: 'nonce too low' | 'insufficient funds for gas * price + value' | 'removed from the pool' | "the fork's upstream did not answer" }
   | { kind: 'not-preconfirmed'; hash: Hex; timeoutMs: number }
   // A call (eth_call / eth_estimateGas).
   | { kind: 'insufficient-funds-for-transfer' }

@@ -4,6 +4,7 @@
 // meets EVM code (creation code in a deployless call, a deployed contract) runs in the EVM.
 import { ChainError } from '../encoding/errors';
 import { StateDraft, type StateReader } from '../state/worldState';
+import { missesTogether } from '../state/missRecorder';
 import { machineFor } from './evm/index';
 import type { EvmMessage, EvmOutcome, Machine } from './evm/machine';
 import { decodeRevertReason, messageNeedsEvm, runMessage, type CallRequest, type CallResult, type NativeContracts } from './execute';
@@ -15,12 +16,24 @@ export interface SimulateOptions {
   estimate?: boolean;
 }
 
-export async function simulateCall(
+export function simulateCall(
   state: StateReader,
   request: CallRequest,
   env: BlockEnvironment,
   contracts: NativeContracts,
   options: SimulateOptions = {},
+): Promise<CallResult> {
+  // On a fork, everything the call reads that is not fetched yet is asked for together.
+  if (state.forked) return missesTogether(state, (reader) => simulate(reader, request, env, contracts, options));
+  return simulate(state, request, env, contracts, options);
+}
+
+async function simulate(
+  state: StateReader,
+  request: CallRequest,
+  env: BlockEnvironment,
+  contracts: NativeContracts,
+  options: SimulateOptions,
 ): Promise<CallResult> {
   const draft = new StateDraft(state);
   if (request.value > 0n && draft.account(request.from).balance < request.value) {

@@ -9,6 +9,7 @@ import { rpcErrorOf } from './chainErrors';
 import { buildDispatch } from './dispatch';
 import { ErrorCode, RpcError } from './errors';
 import { FaultInjector } from './faults';
+import { forkedRequest } from './forkRequests';
 import { faultControlMethods } from './methods/faultControl';
 import { METHOD_TABLES } from './methods/index';
 import type { MethodTable, NodeServices, ProfileName } from './methods/types';
@@ -188,7 +189,10 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
     let result: unknown;
     try {
       expectParams(params, requiredCount(spec), spec.params.length);
-      result = handler(params, { node: services, profile });
+      const fork = services.chain.fork;
+      result = fork
+        ? forkedRequest(services.chain, fork, method, params, (given) => handler(given, { node: services, profile }))
+        : handler(params, { node: services, profile });
     } catch (thrown) {
       return failed(method, profile, id, started, thrown);
     }

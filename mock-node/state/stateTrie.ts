@@ -14,6 +14,7 @@ import type { Hex } from '../encoding/hex';
 import { keccak256Bytes } from '../encoding/keccak';
 import { encodeBytes, encodeList, trieRoot, type TrieEntry } from '../encoding/trieRoot';
 import { keyNibbles, proof, put, remove, rootHash, type TrieNode } from './persistentTrie';
+import type { StateBelow } from './forkReads';
 import { isEmptyAccount, StateLayer, type AccountRecord, type StateDraft } from './worldState';
 
 export const EMPTY_TRIE_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
@@ -93,10 +94,10 @@ export class StateTrie {
    * Builds the genesis layer from full account and storage maps (its roots at once, or `known`
    * ones; its tries later, when planting checks the state root).
    */
-  async genesis(accounts: Map<Hex, AccountRecord>, storage: Map<Hex, Map<bigint, bigint>>, known?: GenesisRoots): Promise<StateLayer> {
+  async genesis(accounts: Map<Hex, AccountRecord>, storage: Map<Hex, Map<bigint, bigint>>, known?: GenesisRoots, below?: StateBelow): Promise<StateLayer> {
     if (known) {
       this.unplanted.push({ accounts, storage, stateRoot: known.stateRoot });
-      return StateLayer.genesis(accounts, storage, known.stateRoot, known.storageRoots);
+      return StateLayer.genesis(accounts, storage, known.stateRoot, known.storageRoots, below);
     }
     const storageRoots = new Map<Hex, Hex>();
     for (const [address, slots] of storage) {
@@ -114,7 +115,7 @@ export class StateTrie {
     }
     const stateRoot = bytesHex(trieRoot(entries));
     this.unplanted.push({ accounts, storage, stateRoot });
-    return StateLayer.genesis(accounts, storage, stateRoot, storageRoots);
+    return StateLayer.genesis(accounts, storage, stateRoot, storageRoots, below);
   }
 
   /**

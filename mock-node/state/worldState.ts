@@ -3,6 +3,7 @@
 // is cut. Reads walk the layers from newest to oldest; chains of layers are flattened once they
 // grow deep so a read stays a handful of map lookups.
 import type { Hex } from '../encoding/hex';
+import { missedAccount, missedSlot, type StateBelow } from './forkReads';
 
 export interface AccountRecord {
   readonly nonce: bigint;
@@ -21,6 +22,12 @@ export function isEmptyAccount(account: AccountRecord): boolean {
 export interface StateReader {
   account(address: Hex): AccountRecord;
   storage(address: Hex, slot: bigint): bigint;
+  /** True over a fork's upstream (reads may miss: forkReads.ts). */
+  readonly forked?: boolean;
+  /** On a fork: the account as far as it is known here, undefined when the upstream has not given it yet. */
+  knownAccount?(address: Hex): AccountRecord | undefined;
+  /** On a fork: the slot as far as it is known here, undefined when the upstream has not given it yet. */
+  knownStorage?(address: Hex, slot: bigint): bigint | undefined;
 }
 
 const FLATTEN_DEPTH = 32;
@@ -37,6 +44,8 @@ export class StateLayer implements StateReader {
     readonly stateRoot: Hex,
     /** Storage trie root per account whose storage this layer (or, when flattened, any layer) changed. */
     readonly storageRoots: ReadonlyMap<Hex, Hex>,
+    /** On a fork: the upstream's state at the fork block, below every layer (forkReads.ts). */
+    readonly below?: StateBelow,
   ) {
     this.depth = parent ? parent.depth + 1 : 0;
   }
@@ -46,8 +55,9 @@ export class StateLayer implements StateReader {
     storage: Map<Hex, Map<bigint, bigint>>,
     stateRoot: Hex,
     storageRoots: Map<Hex, Hex>,
+    below?: StateBelow,
   ): StateLayer {
-    return new StateLayer(undefined, accounts, storage, stateRoot, storageRoots);
+    return new StateLayer(undefined, accounts, storage, stateRoot, storageRoots, below);
   }
 
   /** Freezes a set of changes on top of this layer; flattens the chain when it grows deep. */
@@ -58,7 +68,7 @@ export class StateLayer implements StateReader {
     storageRoots: Map<Hex, Hex>,
   ): StateLayer {
     if (accounts.size === 0 && storage.size === 0) return this;
-    const layer = new StateLayer(this, accounts, storage, stateRoot, storageRoots);
+    const layer = new StateLayer(this, accounts, storage, stateRoot, storageRoots, this.below);
     return layer.depth >= FLATTEN_DEPTH ? layer.flatten() : layer;
   }
 
@@ -67,7 +77,32 @@ export class StateLayer implements StateReader {
       const found = layer.accounts.get(address);
       if (found) return found;
     }
+    if (this.below) return this.accountBelow(address);
     return EMPTY_ACCOUNT;
+  }
+
+  get forked(): boolean {
+    return this.below !== undefined;
+  }
+
+  private accountBelow(address: Hex): AccountRecord {
+    return this.below!.account(address) ?? missedAccount(address);
+  }
+
+  knownAccount(address: Hex): AccountRecord | undefined {
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const found = layer.accounts.get(address);
+      if (found) return found;
+    }
+    return this.below ? this.below.account(address) : EMPTY_ACCOUNT;
+  }
+
+  knownStorage(address: Hex, slot: bigint): bigint | undefined {
+    for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
+      const value = layer.storageChanges.get(address)?.get(slot);
+      if (value !== undefined) return value;
+    }
+    return this.below ? this.below.storage(address, slot) : 0n;
   }
 
   storage(address: Hex, slot: bigint): bigint {
@@ -75,7 +110,13 @@ export class StateLayer implements StateReader {
       const value = layer.storageChanges.get(address)?.get(slot);
       if (value !== undefined) return value;
     }
+    if (this.below) return this.storageBelow(address, slot);
     return 0n;
+  }
+
+  private storageBelow(address: Hex, slot: bigint): bigint {
+    const fetched = this.below!.storage(address, slot);
+    return fetched !== undefined ? fetched : missedSlot(address, slot);
   }
 
   storageRoot(address: Hex): Hex | undefined {
@@ -122,7 +163,7 @@ export class StateLayer implements StateReader {
     for (let layer: StateLayer | undefined = this; layer; layer = layer.parent) {
       for (const [address, root] of layer.storageRoots) if (!roots.has(address)) roots.set(address, root);
     }
-    return new StateLayer(undefined, accounts, storage, this.stateRoot, roots);
+    return new StateLayer(undefined, accounts, storage, this.stateRoot, roots, this.below);
   }
 }
 
@@ -135,6 +176,20 @@ export class StateDraft implements StateReader {
   readonly storageWrites = new Map<Hex, Map<bigint, bigint>>();
 
   constructor(readonly base: StateReader) {}
+
+  get forked(): boolean {
+    return this.base.forked === true;
+  }
+
+  knownAccount(address: Hex): AccountRecord | undefined {
+    return this.accountChanges.get(address) ?? (this.base.knownAccount ? this.base.knownAccount(address) : this.base.account(address));
+  }
+
+  knownStorage(address: Hex, slot: bigint): bigint | undefined {
+    const value = this.storageWrites.get(address)?.get(slot);
+    if (value !== undefined) return value;
+    return this.base.knownStorage ? this.base.knownStorage(address, slot) : this.base.storage(address, slot);
+  }
 
   account(address: Hex): AccountRecord {
     return this.accountChanges.get(address) ?? this.base.account(address);
@@ -187,5 +242,18 @@ export class StateDraft implements StateReader {
 
   isEmpty(): boolean {
     return this.accountChanges.size === 0 && this.storageWrites.size === 0;
+  }
+
+  /**
+   * Reads from `base` everything a commit of these changes compares with (StateTrie.commit): on a
+   * fork, so that what the upstream has not given yet is noted inside the change's run, not met
+   * by the commit.
+   */
+  readWhatCommitCompares(base: StateReader): void {
+    for (const address of this.accountChanges.keys()) base.account(address);
+    for (const [address, slots] of this.storageWrites) {
+      base.account(address);
+      for (const slot of slots.keys()) base.storage(address, slot);
+    }
   }
 }

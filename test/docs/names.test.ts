@@ -25,6 +25,9 @@ const OTHER_TOOLS_FLAGS: Record<string, string> = {
   '--interrupt-budget': 'node (V8)', '--single-threaded-gc': 'node (V8)', '--semi-space-growth-factor': 'node (V8)', '--cpu-prof': 'node',
   '--rpc-url': 'cast', '--nonce': 'cast', '--block': 'cast',
   '--prune-history': 'anvil', '--no-mining': 'anvil', '--no-cors': 'anvil',
+  // anvil --fork-url's flags that docs/forking.md lists as not offered here
+  '--dump-state': 'anvil', '--fork-chain-id': 'anvil', '--fork-header': 'anvil', '--fork-transaction-hash': 'anvil',
+  '--compute-units-per-second': 'anvil', '--no-rate-limit': 'anvil', '--no-storage-caching': 'anvil',
 };
 
 /** The flags a --help text lists. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mockNodeSettings, USER_ONLY_OPTIONS } from '../../extension/mockNode/mockNodeSettings';
 
 describe('chainExplorer.mockNode.options from user and workspace settings', () => {
-  const hostile = { host: '0.0.0.0', port: 8545, cors: true, allowOrigins: ['*'], allowHosts: ['*'], apiKey: 'known', stateFile: '/home/me/.bashrc', autosaveBlocks: 1, pendingIdentity: 'zero' };
+  const hostile = { host: '0.0.0.0', port: 8545, cors: true, allowOrigins: ['*'], allowHosts: ['*'], apiKey: 'known', stateFile: '/home/me/.bashrc', autosaveBlocks: 1, fork: { url: 'https://attacker.example/' }, pendingIdentity: 'zero' };
 
   it('a trusted workspace sets harmless options; the exposure keys come from user settings only', () => {
     const result = mockNodeSettings({ globalValue: { host: '127.0.0.1', blockTimeMs: 1000 }, workspaceValue: hostile }, true);
@@ -26,5 +26,13 @@ describe('chainExplorer.mockNode.options from user and workspace settings', () =
   it('values that are not objects are ignored', () => {
     assert.deepEqual(mockNodeSettings({ globalValue: 'x', workspaceValue: [1] }, true), { options: {}, ignored: [] });
     assert.deepEqual(mockNodeSettings(undefined, true), { options: {}, ignored: [] });
+  });
+
+  it('the fork settings (user settings only) become options.fork; a workspace cannot set a fork', () => {
+    const result = mockNodeSettings({ workspaceValue: { fork: { url: 'https://attacker.example/' } } }, true, { forkUrl: ' https://mainnet.base.org ', forkBlockNumber: 123 });
+    assert.deepEqual(result.options, { fork: { url: 'https://mainnet.base.org', blockNumber: 123 } });
+    assert.deepEqual(result.ignored, ['fork']);
+    assert.deepEqual(mockNodeSettings(undefined, true, { forkUrl: '', forkBlockNumber: 5 }).options, {});
+    assert.deepEqual(mockNodeSettings(undefined, true, { forkUrl: 'https://mainnet.base.org', forkBlockNumber: -1 }).options, { fork: { url: 'https://mainnet.base.org' } });
   });
 });

@@ -2,6 +2,7 @@
 // evm_setIntervalMining, anvil_setNextBlockBaseFeePerGas, evm_setBlockGasLimit, anvil_setCoinbase,
 // anvil_reset (their Hardhat names are catalog aliases). The modes compose with flashblocks
 // (chain.ts, MiningMode).
+import { OptionError } from '../../options';
 import { invalidParams } from '../errors';
 import { parseAddress, parseInteger } from '../params';
 import type { MethodTable } from './types';
@@ -59,10 +60,21 @@ export const miningMethods: MethodTable = {
       if (typeof options !== 'object' || Array.isArray(options)) throw invalidParams('invalid argument 0: reset options must be an object');
       const forking = (options as Record<string, unknown>).forking;
       if (forking !== undefined && forking !== null) {
-        const url = typeof forking === 'object' ? (forking as Record<string, unknown>).jsonRpcUrl : undefined;
-        // Anvil's answer when it was not started forked and no URL is given; the mock node never forks.
-        if (url === undefined || url === null) throw invalidParams('Forking not enabled and RPC URL not provided to start forking');
-        throw invalidParams('invalid argument 0: forking is not supported: the mock node runs offline and resets to its own genesis (call anvil_reset with no argument)');
+        if (typeof forking !== 'object' || Array.isArray(forking)) throw invalidParams('invalid argument 0: forking must be an object { jsonRpcUrl?, blockNumber? }');
+        const { jsonRpcUrl, blockNumber } = forking as Record<string, unknown>;
+        const url = jsonRpcUrl === undefined || jsonRpcUrl === null ? undefined : jsonRpcUrl;
+        if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url))) throw invalidParams('invalid argument 0: forking.jsonRpcUrl must be an http:// or https:// URL');
+        const number = blockNumber === undefined || blockNumber === null ? undefined : parseInteger(blockNumber, 0, 'forking.blockNumber');
+        // Anvil's answer when it was not started forked and no URL is given.
+        if (!node.refork && url === undefined) throw invalidParams('Forking not enabled and RPC URL not provided to start forking');
+        if (!node.refork) throw invalidParams('invalid argument 0: this node was not started forked: start it with --fork-url to reset to a fork (the chain id, token and accounts are fixed at start)');
+        try {
+          await node.refork({ url, blockNumber: number });
+        } catch (error) {
+          if (error instanceof OptionError) throw invalidParams(`invalid argument 0: ${error.message}`);
+          throw error;
+        }
+        return null;
       }
     }
     await node.chain.reset();

@@ -1,6 +1,6 @@
 // anvil_nodeInfo and anvil_metadata (hardhat_metadata): what the node is and where its chain
 // stands, in Anvil's shapes. Fields Anvil fills from its EVM configuration carry this node's
-// values (the hard fork its headers follow, arrival order in the pool, never forked).
+// values (the hard fork its headers follow, arrival order in the pool, the fork when there is one).
 import { quantity } from '../../encoding/hex';
 import { CLIENT_VERSION } from './chainInfo';
 import type { MethodTable } from './types';
@@ -21,7 +21,10 @@ export const nodeInfoMethods: MethodTable = {
         gasLimit: quantity(node.chain.blockGasLimit),
         gasPrice: quantity(pending.header.baseFeePerGas * 2n),
       },
-      forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+      // The fork's URL redacted (it may hold an API key).
+      forkConfig: node.chain.fork
+        ? { forkUrl: node.chain.fork.client.settings.shownUrl, forkBlockNumber: Number(node.chain.fork.header.number), forkRetryBackoff: node.chain.fork.client.settings.retryBackoffMs }
+        : { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
     };
   },
   anvil_metadata: (_params, { node }) => {
@@ -34,7 +37,9 @@ export const nodeInfoMethods: MethodTable = {
       instanceId: node.chain.instanceId,
       latestBlockNumber: Number(latest.header.number),
       latestBlockHash: latest.hash,
-      forkedNetwork: null,
+      forkedNetwork: node.chain.fork
+        ? { chainId: Number(node.options.chainId), forkBlockNumber: Number(node.chain.fork.header.number), forkBlockHash: node.chain.fork.hash }
+        : null,
       snapshots,
     };
   },

@@ -5,13 +5,18 @@ import { exportState, importState, saveStateFile, StateFileError } from '../../c
 import { invalidInput, invalidParams } from '../errors';
 import type { MethodTable } from './types';
 
+/** A forked chain is not saved: its state rests on the upstream's, which the file would not hold (docs/forking.md). */
+const FORK_REFUSAL = "state files are not supported on a forked chain: its state rests on the fork's upstream, which a state file does not hold, so a reload would be half a state";
+
 export const stateFileMethods: MethodTable = {
   mock_dumpState: async (params, { node }) => {
+    if (node.chain.fork) throw invalidInput(FORK_REFUSAL);
     const path = node.options.stateFile;
     if (path) return saveStateFile(node.chain, node.options, path);
     return node.chain.exclusive(async () => exportState(node.chain, node.options));
   },
   mock_loadState: async (params, { node }) => {
+    if (node.chain.fork) throw invalidInput(FORK_REFUSAL);
     try {
       return await importState(node.chain, node.options, params[0], 'the state');
     } catch (error) {

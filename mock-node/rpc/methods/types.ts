@@ -17,6 +17,8 @@ export interface NodeServices {
   /** Senders eth_sendTransaction sends for without a key (anvil_impersonateAccount). */
   readonly impersonation: Impersonation;
   readonly logger: Logger;
+  /** On a forked node: anvil_reset({ forking }) starts the chain again from another fork block (or upstream URL). */
+  readonly refork?: (forking: { url?: string; blockNumber?: bigint }) => Promise<void>;
 }
 
 export interface MethodContext {

@@ -1,0 +1,160 @@
+// The upstream's state at the fork block, fetched lazily and kept. An account (balance, nonce,
+// code) or a storage slot is fetched the first time something reads it, in one JSON-RPC batch
+// with everything else the same read was missing, always at the fork block (a number, never a
+// tag), and kept. Values at a fixed block never change, so the cache may drop an entry (it does,
+// oldest first, past its bound) and fetch it again later with the same answer.
+import type { Hex } from '../encoding/hex';
+import { quantity } from '../encoding/hex';
+import { upstreamData, upstreamQuantity, type UpstreamCall, type UpstreamClient } from './upstreamClient';
+
+/** An account as the upstream has it at the fork block. */
+export interface UpstreamAccount {
+  readonly nonce: bigint;
+  readonly balance: bigint;
+  readonly code: Hex;
+}
+
+/** What one read needs that is not kept: accounts, and slots per account. */
+export interface MissingKeys {
+  accounts: Set<Hex>;
+  slots: Map<Hex, Set<bigint>>;
+}
+
+/**
+ * The cache's bound: accounts and slots kept, and code bytes (a contract's code can be 24 KiB).
+ * Past either, the oldest fetched entries go first (a tenth of the bound at once).
+ */
+export interface UpstreamStateBounds {
+  entries: number;
+  codeBytes: number;
+}
+
+export const DEFAULT_UPSTREAM_STATE_BOUNDS: UpstreamStateBounds = { entries: 1_000_000, codeBytes: 256 * 1024 * 1024 };
+
+export class UpstreamState {
+  private readonly accounts = new Map<Hex, UpstreamAccount>();
+  /** `address:slot` -> value. */
+  private readonly slots = new Map<string, bigint>();
+  private codeBytes = 0;
+  /** Reads in flight, by key: a second read of the same key waits for the first. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Entries fetched since the start (tests and the bench read them). */
+  fetched = 0;
+
+  constructor(
+    private readonly client: UpstreamClient,
+    /** The fork block's number. */
+    readonly blockNumber: bigint,
+    private readonly bounds: UpstreamStateBounds = DEFAULT_UPSTREAM_STATE_BOUNDS,
+  ) {}
+
+  /** A kept account; undefined when it was never fetched (or was dropped). */
+  account(address: Hex): UpstreamAccount | undefined {
+    return this.accounts.get(address);
+  }
+
+  /** A kept slot; undefined when it was never fetched (or was dropped). */
+  storage(address: Hex, slot: bigint): bigint | undefined {
+    return this.slots.get(slotKey(address, slot));
+  }
+
+  /** Entries kept now. */
+  get size(): { accounts: number; slots: number; codeBytes: number } {
+    return { accounts: this.accounts.size, slots: this.slots.size, codeBytes: this.codeBytes };
+  }
+
+  /** Fetches what is missing (and not kept already) in one batch; an UpstreamError when the upstream fails. */
+  async fetch(missing: MissingKeys): Promise<void> {
+    const tag = quantity(this.blockNumber);
+    const calls: UpstreamCall[] = [];
+    const apply: ((results: unknown[], at: number) => void)[] = [];
+    const waits: Promise<void>[] = [];
+    const mine: string[] = [];
+    for (const address of missing.accounts) {
+      if (this.accounts.has(address)) continue;
+      const key = address;
+      const pending = this.inFlight.get(key);
+      if (pending) {
+        waits.push(pending);
+        continue;
+      }
+      mine.push(key);
+      const at = calls.length;
+      calls.push({ method: 'eth_getBalance', params: [address, tag] }, { method: 'eth_getTransactionCount', params: [address, tag] }, { method: 'eth_getCode', params: [address, tag] });
+      apply.push((results) => {
+        const shown = this.client.settings.shownUrl;
+        const account: UpstreamAccount = {
+          balance: upstreamQuantity(results[at], shown, `eth_getBalance(${address})`),
+          nonce: upstreamQuantity(results[at + 1], shown, `eth_getTransactionCount(${address})`),
+          code: upstreamData(results[at + 2], shown, `eth_getCode(${address})`),
+        };
+        this.keepAccount(address, account);
+      });
+    }
+    for (const [address, slots] of missing.slots) {
+      for (const slot of slots) {
+        const key = slotKey(address, slot);
+        if (this.slots.has(key)) continue;
+        const pending = this.inFlight.get(key);
+        if (pending) {
+          waits.push(pending);
+          continue;
+        }
+        mine.push(key);
+        const at = calls.length;
+        calls.push({ method: 'eth_getStorageAt', params: [address, quantity(slot), tag] });
+        apply.push((results) => this.keepSlot(key, upstreamQuantity(results[at], this.client.settings.shownUrl, `eth_getStorageAt(${address}, ${quantity(slot)})`)));
+      }
+    }
+    if (calls.length > 0) {
+      const read = this.client.batch(calls).then((results) => {
+        for (const step of apply) step(results, 0);
+      });
+      const settled = read.then(() => undefined, () => undefined);
+      for (const key of mine) this.inFlight.set(key, settled);
+      try {
+        await read;
+      } finally {
+        for (const key of mine) if (this.inFlight.get(key) === settled) this.inFlight.delete(key);
+      }
+    }
+    // Another read fetching the same keys: its failure is seen when this read runs again and misses.
+    if (waits.length > 0) await Promise.all(waits);
+  }
+
+  private keepAccount(address: Hex, account: UpstreamAccount): void {
+    this.accounts.set(address, account);
+    this.codeBytes += (account.code.length - 2) / 2;
+    this.fetched++;
+    this.bound();
+  }
+
+  private keepSlot(key: string, value: bigint): void {
+    this.slots.set(key, value);
+    this.fetched++;
+    this.bound();
+  }
+
+  /** Drops the oldest tenth of the entries while the cache is past a bound. */
+  private bound(): void {
+    const { entries, codeBytes } = this.bounds;
+    if (this.accounts.size + this.slots.size <= entries && this.codeBytes <= codeBytes) return;
+    const dropAccounts = Math.ceil(this.accounts.size / 10);
+    const dropSlots = Math.ceil(this.slots.size / 10);
+    let n = 0;
+    for (const [address, account] of this.accounts) {
+      if (n++ >= dropAccounts) break;
+      this.accounts.delete(address);
+      this.codeBytes -= (account.code.length - 2) / 2;
+    }
+    n = 0;
+    for (const key of this.slots.keys()) {
+      if (n++ >= dropSlots) break;
+      this.slots.delete(key);
+    }
+  }
+}
+
+function slotKey(address: Hex, slot: bigint): string {
+  return `${address}:${slot.toString(16)}`;
+}

@@ -1,0 +1,109 @@
+// A fork of a local Anvil (the upstream) holding a token with many holders, on the mock node
+// (--fork-url) and on `anvil --fork-url` of the same upstream at the same block: the first
+// balanceOf of a fresh holder (its balance slot fetched from the upstream; the token's code was
+// fetched by an earlier holder's read), and the hundredth balanceOf of the same holder (all kept),
+// set beside the same read on a fresh chain of the mock node's own.
+import { Interface } from 'ethers';
+import { deployBenchToken } from '../benchToken';
+import { startAnvilNode, startMockCli, type BenchNode } from '../processes';
+import { call, median } from '../rpcClient';
+import type { Figure, Row } from '../table';
+import { devKeys } from '../traffic';
+import { size, type BenchConfig } from './config';
+
+const TOKEN = new Interface(['function balanceOf(address) view returns (uint256)']);
+const READS_PER_HOLDER = 100;
+
+interface ForkFigures {
+  first: Figure;
+  hundredth: Figure;
+}
+
+function holders(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `0x${(0xb0b0000 + i).toString(16).padStart(40, '0')}`);
+}
+
+async function timed(url: string, token: string, holder: string): Promise<number> {
+  const started = performance.now();
+  const answer = await call<string>(url, 'eth_call', [{ to: token, data: TOKEN.encodeFunctionData('balanceOf', [holder]) }, 'latest']);
+  const ms = performance.now() - started;
+  if (BigInt(answer) === 0n) throw new Error(`balanceOf(${holder}) answered 0: the fork did not see the upstream's token`);
+  return ms;
+}
+
+/** For each holder (a first read of its slot): the first read's time and the hundredth's. */
+async function measure(node: BenchNode, token: string, list: readonly string[]): Promise<ForkFigures> {
+  await timed(node.url, token, list[0]); // the token's code (and the first holder) fetched: not measured
+  const firsts: number[] = [];
+  const hundredths: number[] = [];
+  for (const holder of list.slice(1)) {
+    let last = 0;
+    for (let i = 0; i < READS_PER_HOLDER; i++) {
+      const ms = await timed(node.url, token, holder);
+      if (i === 0) firsts.push(ms);
+      last = ms;
+    }
+    hundredths.push(last);
+  }
+  return { first: { value: median(firsts) }, hundredth: { value: median(hundredths) } };
+}
+
+export async function forkRows(config: BenchConfig): Promise<Row[]> {
+  const binary = config.anvil;
+  if (!binary) return [];
+  const count = size(config, 11, 3);
+  const list = holders(count);
+  const upstream = await startAnvilNode(binary, { manual: true });
+  try {
+    const [deployer] = devKeys(1);
+    const token = await deployBenchToken(upstream.url, deployer, list, 10n ** 12n);
+    const forkBlock = String(BigInt(await call(upstream.url, 'eth_blockNumber')));
+    const mockNode = await startMockCli({ manual: true, extraArgs: ['--fork-url', upstream.url, '--fork-block-number', forkBlock] });
+    let mock: ForkFigures;
+    try {
+      mock = await measure(mockNode, token, list);
+    } finally {
+      await mockNode.stop();
+    }
+    const anvilNode = await startAnvilNode(binary, { manual: true, extraArgs: ['--fork-url', upstream.url, '--fork-block-number', forkBlock, '--no-storage-caching'] });
+    let anvil: ForkFigures;
+    try {
+      anvil = await measure(anvilNode, token, list);
+    } finally {
+      await anvilNode.stop();
+    }
+    // The same reads on a fresh chain of the mock node's own (the token deployed on it).
+    const freshNode = await startMockCli({ manual: true });
+    let fresh: ForkFigures;
+    try {
+      const freshToken = await deployBenchToken(freshNode.url, deployer, list, 10n ** 12n);
+      fresh = await measure(freshNode, freshToken, list);
+    } finally {
+      await freshNode.stop();
+    }
+    const sameAsFresh = fresh.hundredth.value;
+    return [
+      {
+        section: 'fork',
+        what: `the first balanceOf of a fresh holder on a fork (median of ${count - 1} holders; its slot fetched from a local upstream)`,
+        unit: 'ms',
+        mock: mock.first,
+        anvil: anvil.first,
+        better: 'lower',
+        target: { text: '≤ Anvil', holds: (row) => (row.anvil && Number.isFinite(row.anvil.value) ? row.mock.value <= row.anvil.value : undefined) },
+      },
+      {
+        section: 'fork',
+        what: `the hundredth balanceOf of the same holder on a fork (median of ${count - 1} holders; a fresh chain: ${sameAsFresh.toFixed(2)} ms)`,
+        unit: 'ms',
+        mock: mock.hundredth,
+        anvil: anvil.hundredth,
+        better: 'lower',
+        target: { text: '≤ 1.1 × a fresh chain', holds: (row) => row.mock.value <= 1.1 * sameAsFresh },
+      },
+    ];
+  } finally {
+    await upstream.stop();
+  }
+}
+
