@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { formatUnits, parseUnits } from 'ethers';
 import { keccakBackend, whenKeccakSettled } from './encoding/keccak';
 import { startMockNode, type RunningMockNode } from './node';
+import { presetByName } from './presets/chainPresets';
 import { CLI_FLAGS, defaultAt, OptionError, type CliFlag, type MockNodeOptionsInput } from './options';
 
 const HEADER = 'chain-mock-node: an offline JSON-RPC node with a live 200 ms pending block and an EIP-3009 token';
@@ -120,6 +121,7 @@ export function banner(node: RunningMockNode): string {
     `  WebSocket             ${node.wsUrl} (and ${node.dedicatedUrl.replace(/^http/, 'ws')})`,
     `  Health                ${node.url}health`,
     `  Chain id              ${o.chainId} (0x${o.chainId.toString(16)})`,
+    ...(o.chain ? [`  Chain preset          ${presetByName(o.chain)!.label} (--chain ${o.chain}): OP Stack blocks (L1-attributes deposit first), L1 fees paid`] : []),
     `  Blocks                ${o.auto ? `every ${o.blockTimeMs} ms, pending refreshed every ${o.flashblockMs} ms` : 'manual (evm_mine / mock_flashblock)'}`,
     `  Pending identity      ${o.pendingIdentity}`,
     `  Pending nonce         ${o.pendingNonce === 'pool' ? 'pool (queued transactions count, as geth and Anvil)' : 'preconfirmed (flashblocks only, as Base)'}`,
