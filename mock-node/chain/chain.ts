@@ -11,10 +11,14 @@ import { flashblocksPerBlock } from '../options';
 import { StateTrie, type GenesisRoots } from '../state/stateTrie';
 import { StateDraft, type AccountRecord } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
+import { applyOpStackTransaction, type ApplyTransaction } from '../execution/opStack/opStackExecution';
+import { l1AttributesDeposit, l1OriginFor, storedL1Origin } from '../execution/opStack/l1Attributes';
+import { presetByName, type OpStackRules } from '../presets/chainPresets';
 import type { BlockEnvironment } from '../execution/nativeContract';
 import { maxFeePerGas, priorityFeePerGas, validateStatic } from '../execution/transaction';
 import type { Logger } from '../logger';
 import { ChainError } from '../encoding/errors';
+import { L1_ATTRIBUTES_DEPOSITOR } from '../encoding/depositTransaction';
 import { nextBaseFee } from './baseFee';
 import { BlockInProgress } from './blockInProgress';
 import { blockReceipt } from './blockReceipt';
@@ -124,6 +128,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   private nextBaseFee: bigint | undefined;
   private initialClock = this.clock.save();
   private instance: Hex = '0x' + secureRandomHex(32);
+  /** A preset's OP Stack rules (--chain base): every block opens with its L1-attributes deposit. */
+  private readonly opStack: OpStackRules | undefined;
+  /** How a transaction executes on this chain: chosen once, for the builder and the trace replay. */
+  readonly applyTransaction: ApplyTransaction;
 
   private constructor(
     readonly options: MockNodeOptions,
@@ -135,6 +143,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.perBlock = flashblocksPerBlock(options);
     this.mining = options.auto ? { kind: 'interval', blockMs: options.blockTimeMs } : { kind: 'none' };
     this.gasLimit = options.gasLimit;
+    this.opStack = options.chain === undefined ? undefined : presetByName(options.chain)?.opStack;
+    this.applyTransaction = this.opStack ? applyOpStackTransaction : applyTransaction;
   }
 
   static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc, logger: Logger): Promise<Chain> {
@@ -207,7 +217,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** The pool: transactions pre-confirmed in the pending block, then those still queued. */
   pool(): { preconfirmed: TransactionRecord[]; queued: TransactionRecord[] } {
-    return { preconfirmed: this.pendingSnapshot.transactions.map((item) => item.tx), queued: this.queue.list() };
+    return { preconfirmed: userTransactions(this.pendingSnapshot.transactions), queued: this.queue.list() };
   }
 
   /** A sealed block of the canonical chain; undefined above the head; a block-pruned ChainError below the oldest kept. */
@@ -732,8 +742,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       const old = this.blocks.slice(Number(base) + 1 - this.oldest);
       const replay = old.map((block) => this.systemChanges.get(block.header.number) ?? []);
       const pendingReplay = this.systemChanges.get(head + 1n) ?? [];
-      const plan = arrange(old.map((block) => block.transactions.map((item) => item.tx)));
-      const pendingTxs = this.building.included.map((item) => item.tx);
+      const plan = arrange(old.map((block) => userTransactions(block.transactions)));
+      const pendingTxs = userTransactions(this.building.included);
       const queued = this.queue.clear();
       const clock = this.clock.save();
       const nextBaseFeeSetting = this.nextBaseFee;
@@ -816,6 +826,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     const gasCap = this.flashblockGasCap(block.flashblockIndex + 1);
     let logCount = block.logs.length;
     let progress = true;
+    // On an OP Stack chain flashblock 0 holds the block's L1-attributes deposit alone.
+    if (this.opStack !== undefined && block.flashblockIndex === -1) {
+      added.push(await this.l1AttributesDeposit(block, draft, env));
+      progress = false;
+    }
     while (progress && this.queue.size > taken.size) {
       progress = false;
       // An indexed loop over the queue's snapshot: the array iterator's optimized code met another
@@ -825,7 +840,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         const tx = queued[q];
         if (taken.has(tx)) continue;
         const index = block.included.length + added.length;
-        let result = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
+        let result = this.applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
         // Only a transaction that meets EVM code is asynchronous.
         if (result instanceof Promise) result = await result;
         if ('problem' in result) {
@@ -846,7 +861,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         progress = true;
       }
     }
-    if (added.length > 0) block.timestampFixed = true;
+    if (added.length > 0 && !(added.length === 1 && added[0].tx.deposit)) block.timestampFixed = true;
     const state = await this.stateTrie.commit(block.state, draft);
     block.append(added, state);
     block.flashblockIndex++;
@@ -861,6 +876,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason }));
     this.emit('flashblock', this.pendingSnapshot, added);
     return this.pendingSnapshot;
+  }
+
+  /** Runs the block's L1-attributes deposit (its origin follows the parent's, as L1Block stored it) as transaction 0. */
+  private async l1AttributesDeposit(block: BlockInProgress, draft: StateDraft, env: BlockEnvironment): Promise<IncludedTransaction> {
+    const rules = this.opStack!;
+    const origin = l1OriginFor(block.timestamp, storedL1Origin(draft), rules.l1);
+    const tx = l1AttributesDeposit(origin, rules, draft.account(L1_ATTRIBUTES_DEPOSITOR).nonce);
+    let result = this.applyTransaction(draft, tx, env, this.contracts, block.params.gasLimit, 0, 0);
+    if (result instanceof Promise) result = await result;
+    if ('problem' in result) throw new Error(`L1-attributes deposit not applied: ${result.problem}`);
+    return { tx, index: 0, receipt: blockReceipt(result.receipt, result.receipt.gasUsed) };
   }
 
   private async seal(): Promise<BlockRecord> {
@@ -961,7 +987,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * Drops the pending block and builds it again over the same parent: `keep` (by default its
    * transactions) first, then the queue; the block's system changes are replayed. A step of a change.
    */
-  private async rebuildPending(keep: TransactionRecord[] = this.building.included.map((item) => item.tx)): Promise<void> {
+  private async rebuildPending(keep: TransactionRecord[] = userTransactions(this.building.included)): Promise<void> {
     const number = this.building.number;
     const replay = this.systemChanges.get(number) ?? [];
     this.systemChanges.delete(number);
@@ -997,4 +1023,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (remaining.length) this.waiters.set(hash, remaining);
     else this.waiters.delete(hash);
   }
+}
+
+/** A block's transactions less its deposits: what a reorg or a rebuild queues again (a new block makes its own deposit). */
+function userTransactions(included: readonly IncludedTransaction[]): TransactionRecord[] {
+  const out: TransactionRecord[] = [];
+  for (let i = 0; i < included.length; i++) if (included[i].tx.deposit === undefined) out.push(included[i].tx);
+  return out;
 }
