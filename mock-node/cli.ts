@@ -119,6 +119,7 @@ export function banner(node: RunningMockNode): string {
     `  JSON-RPC (public)     ${node.url}`,
     `  JSON-RPC (dedicated)  ${node.dedicatedUrl}`,
     `  WebSocket             ${node.wsUrl} (and ${node.dedicatedUrl.replace(/^http/, 'ws')})`,
+    ...(node.flashblocksWsUrl ? [`  Flashblocks stream    ${node.flashblocksWsUrl} (FlashblocksPayloadV1 as JSON text; ?encoding=brotli for brotli binary frames)`] : []),
     `  Health                ${node.url}health`,
     `  Chain id              ${o.chainId} (0x${o.chainId.toString(16)})`,
     ...(o.chain ? [`  Chain preset          ${presetByName(o.chain)!.label} (--chain ${o.chain}): OP Stack blocks (L1-attributes deposit first), L1 fees paid`] : []),
@@ -248,6 +249,7 @@ export async function main(): Promise<void> {
     node.core.logger.info('listening', { url: node.url, dedicatedUrl: node.dedicatedUrl, chainId: node.chainId, token: node.tokenAddress, accounts });
     const listening = {
       url: node.url, dedicatedUrl: node.dedicatedUrl, wsUrl: node.wsUrl, dedicatedWsUrl: node.dedicatedWsUrl,
+      ...(node.flashblocksWsUrl ? { flashblocksWsUrl: node.flashblocksWsUrl } : {}),
       chainId: node.chainId.toString(), token: node.tokenAddress, accounts,
     };
     process.stdout.write(JSON.stringify({ listening }) + '\n');

@@ -17,7 +17,7 @@ import { createRpcHandler, type RpcHandler } from './rpc/handler';
 import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { exposureWarning } from './rpc/requestGuards';
-import { WebSocketGateway } from './rpc/websocket/gateway';
+import { FLASHBLOCKS_PATH, WebSocketGateway } from './rpc/websocket/gateway';
 import { startAutosave, type Autosave } from './chain/autosave';
 import { loadStateFile, saveStateFile, stateFileLocationProblem } from './chain/persistence';
 import { X402Facilitator } from './x402/facilitator';
@@ -46,6 +46,8 @@ export interface RunningMockNode {
   wsUrl: string;
   /** WebSocket endpoint of the dedicated profile. */
   dedicatedWsUrl: string;
+  /** With a chain preset (--chain base): Base's flashblocks stream, one FlashblocksPayloadV1 per flashblock (JSON text; ?encoding=brotli for brotli binary frames). */
+  flashblocksWsUrl?: string;
   /** x402 facilitator URLs (public and dedicated profile) for x402's HTTPFacilitatorClient; absent with `x402: false`. */
   x402?: { url: string; dedicatedUrl: string; signer: string };
   host: string;
@@ -183,6 +185,7 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
     dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
     wsUrl: `ws://${hostInUrl}:${port}/`,
     dedicatedWsUrl: `ws://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
+    ...(websocket.flashblocks ? { flashblocksWsUrl: `ws://${hostInUrl}:${port}${FLASHBLOCKS_PATH}` } : {}),
     ...(core.x402
       ? { x402: { url: `http://${hostInUrl}:${port}${X402_PATH}`, dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}${X402_PATH}`, signer: core.x402.signer.address } }
       : {}),
