@@ -77,9 +77,19 @@ describe('--chain base: the flashblocks stream (FlashblocksPayloadV1), rebuilt b
   it('a JSON client and a brotli client each rebuild every sealed block from its flashblocks', async () => {
     node = await startTestNode({ chain: 'base', auto: true, blockTimeMs: 600, flashblockMs: 100 });
     assert.match(node.flashblocksWsUrl!, /^ws:\/\/127\.0\.0\.1:\d+\/flashblocks$/);
+    // Fifty clients that never read (their sockets paused) beside the two readers.
+    const idle = await Promise.all(Array.from({ length: 50 }, (_, i) => new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`${node.flashblocksWsUrl!}${i % 2 ? '?encoding=brotli' : ''}`);
+      ws.once('open', () => {
+        (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+        resolve(ws);
+      });
+      ws.once('error', reject);
+    })));
     const json = collector(node.flashblocksWsUrl!);
     const brotli = collector(`${node.flashblocksWsUrl!}?encoding=brotli`);
     await Promise.all([json.opened, brotli.opened]);
+    assert.equal(node.websocket.stats().clients, 52);
     const wallet = createWalletClient({ chain: base, transport: http(node.url), account: privateKeyToAccount(node.accounts[1].privateKey as ViemHex) });
     const start = Number(await rpc(node.url, 'eth_blockNumber'));
     for (let i = 0; i < 6; i++) {
@@ -92,6 +102,7 @@ describe('--chain base: the flashblocks stream (FlashblocksPayloadV1), rebuilt b
     await sleep(50);
     json.ws.close();
     brotli.ws.close();
+    for (const ws of idle) ws.terminate();
     assert.ok(brotli.binaryFrames() > 0 && json.binaryFrames() === 0);
     let withUserTransactions = 0;
     for (const client of [json, brotli]) {
