@@ -7,10 +7,27 @@ const HASH_SIZE = 8192;
 /** FastLZ level 1 looks back at most this far for a match. */
 const MAX_DISTANCE = 0x1fff;
 
+/**
+ * The hash table, kept between calls: an entry counts only when its stamp is this call's
+ * generation, so no call clears (or allocates) 32 KiB for a transaction of a hundred bytes.
+ */
+const table = new Uint32Array(HASH_SIZE);
+const stamps = new Uint32Array(HASH_SIZE);
+let generation = 0;
+
 /** Bytes the compressor would write for `input`. */
 export function fastLzCompressedLength(input: Uint8Array): number {
   const length = input.length;
-  const table = new Uint32Array(HASH_SIZE);
+  if (generation === 0xffffffff) {
+    stamps.fill(0);
+    generation = 0;
+  }
+  const current = ++generation;
+  const lookUp = (h: number): number => (stamps[h] === current ? table[h] : 0);
+  const store = (h: number, position: number): void => {
+    table[h] = position;
+    stamps[h] = current;
+  };
   let size = 0;
   const u24 = (i: number): number => input[i] | (input[i + 1] << 8) | (input[i + 2] << 16);
   const hash = (value: number): number => (Math.imul(value, 2654435769) >>> 19) & 0x1fff;
@@ -39,8 +56,8 @@ export function fastLzCompressedLength(input: Uint8Array): number {
     for (;;) {
       const sequence = u24(ip);
       const h = hash(sequence);
-      ref = table[h];
-      table[h] = ip;
+      ref = lookUp(h);
+      store(h, ip);
       const distance = ip - ref;
       if (ip >= ipLimit) break;
       ip++;
@@ -52,9 +69,9 @@ export function fastLzCompressedLength(input: Uint8Array): number {
     const matched = common(ref + 3, ip + 3, ipLimit + 9);
     match(matched);
     ip += matched;
-    table[hash(u24(ip))] = ip;
+    store(hash(u24(ip)), ip);
     ip++;
-    table[hash(u24(ip))] = ip;
+    store(hash(u24(ip)), ip);
     ip++;
     anchor = ip;
   }

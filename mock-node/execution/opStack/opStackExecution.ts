@@ -63,18 +63,22 @@ export const applyOpStackTransaction: ApplyTransaction = (draft, tx, env, contra
   // A nonce out of line is that problem, whatever the balance.
   if (tx.nonce !== sender.nonce) return applyTransaction(draft, tx, env, contracts, gasLeftInBlock, firstLogIndex, transactionIndex, tracer);
   const l1 = transactionL1Fee(hexBytes(tx.encoded), l1FeeParamsOf(draft));
+  // Paid before the message runs, as op-geth buys it with the gas: applyTransaction's balance
+  // check then covers value + gas + L1 fee. Every problem it answers comes before it changes
+  // anything, so giving the fee back undoes the whole attempt.
   if (sender.balance < l1.l1Fee) return { problem: 'insufficient-funds' };
-  const child = draft.child();
-  child.subtractBalance(tx.from, l1.l1Fee);
+  if (l1.l1Fee > 0n) draft.updateAccount(tx.from, { balance: sender.balance - l1.l1Fee });
   const settle = (applied: Applied): Applied => {
-    if ('problem' in applied) return applied;
-    child.mergeInto(draft);
+    if ('problem' in applied) {
+      if (l1.l1Fee > 0n) draft.addBalance(tx.from, l1.l1Fee);
+      return applied;
+    }
     draft.addBalance(OP_STACK_PREDEPLOYS.l1FeeVault, l1.l1Fee);
     const baseFee = applied.receipt.gasUsed * env.baseFeePerGas;
     if (baseFee > 0n) draft.addBalance(OP_STACK_PREDEPLOYS.baseFeeVault, baseFee);
     applied.receipt.l1Fee = l1;
     return applied;
   };
-  const result = applyTransaction(child, tx, env, contracts, gasLeftInBlock, firstLogIndex, transactionIndex, tracer);
+  const result = applyTransaction(draft, tx, env, contracts, gasLeftInBlock, firstLogIndex, transactionIndex, tracer);
   return result instanceof Promise ? result.then(settle) : settle(result);
 };
