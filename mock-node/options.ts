@@ -325,9 +325,6 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   checkInteger('maxQueuedPerSender', merged.maxQueuedPerSender, 1);
   checkInteger('maxQueued', merged.maxQueued, 1);
   checkInteger('maxFilters', merged.maxFilters, 1);
-  if (merged.chain !== undefined && merged.stateFile !== undefined) {
-    throw new OptionError(`--state is not available with --chain ${merged.chain} yet: a state file does not hold deposits and L1 fees`);
-  }
   if (merged.autosaveBlocks > 0 && merged.stateFile === undefined) throw new OptionError('autosaveBlocks needs a state file (--state)');
   return merged;
 }

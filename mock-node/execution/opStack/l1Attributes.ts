@@ -149,14 +149,19 @@ export function l1AttributesDeposit(origin: L1Origin, rules: OpStackRules, depos
     isSystemTx: false,
     input: ecotoneCalldata(origin, rules.l1),
   };
+  return depositRecord(fields, depositorNonce);
+}
+
+/** A deposit's transaction record from its fields; `nonce` is the depositor's before it (its receipt's depositNonce). */
+export function depositRecord(fields: DepositTransactionFields, nonce: bigint): TransactionRecord {
   return {
     hash: depositTransactionHash(fields),
     type: DEPOSIT_TRANSACTION_TYPE,
     chainId: null,
-    nonce: depositorNonce,
+    nonce,
     from: fields.from,
     to: fields.to,
-    value: 0n,
+    value: fields.value,
     input: fields.input,
     gasLimit: fields.gas,
     gasPrice: 0n,
@@ -168,6 +173,6 @@ export function l1AttributesDeposit(origin: L1Origin, rules: OpStackRules, depos
     s: ZERO_WORD,
     yParity: 0,
     encoded: bytesHex(encodeDepositTransaction(fields)),
-    deposit: { sourceHash: fields.sourceHash, mint: 0n, isSystemTx: false },
+    deposit: { sourceHash: fields.sourceHash, mint: fields.mint, isSystemTx: fields.isSystemTx },
   };
 }

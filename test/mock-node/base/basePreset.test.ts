@@ -269,3 +269,41 @@ describe('the default chain (no --chain) has none of it', function () {
     }
   });
 });
+
+describe('--chain base with --state', function () {
+  this.timeout(30_000);
+  it('saves and restores deposits and L1 fees; the pending block\'s deposit is made again, not queued', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'base-state-'));
+    const stateFile = join(dir, 'chain.json');
+    try {
+      const first = await startTestNode({ chain: 'base', stateFile });
+      const [a, b] = first.accounts;
+      await rpc(first.url, 'evm_mine');
+      const sealedHash = await rpc(first.url, 'eth_sendTransaction', [{ from: a.address, to: b.address, value: '0x5' }]);
+      await rpc(first.url, 'evm_mine');
+      const pendingHash = await rpc(first.url, 'eth_sendTransaction', [{ from: b.address, to: a.address, value: '0x6' }]);
+      await rpc(first.url, 'mock_flashblock');
+      const before = await rpc(first.dedicatedUrl, 'eth_getBlockReceipts', ['latest']);
+      const head = await rpc(first.url, 'eth_blockNumber');
+      await first.stop();
+
+      const second = await startTestNode({ chain: 'base', stateFile });
+      try {
+        assert.equal(await rpc(second.url, 'eth_blockNumber'), head);
+        assert.deepEqual(await rpc(second.dedicatedUrl, 'eth_getBlockReceipts', [head]), before, 'receipts (deposit fields, L1 fees) as they were');
+        assert.ok((await rpc(second.url, 'eth_getTransactionReceipt', [sealedHash])).l1Fee);
+        await rpc(second.url, 'evm_mine');
+        const block = await rpc(second.url, 'eth_getBlockByNumber', ['latest', true]);
+        assert.equal(block.transactions[0].type, '0x7e');
+        assert.deepEqual(block.transactions.map((tx: { hash: string }) => tx.hash).slice(1), [pendingHash], 'the pending transaction, once, after a new deposit');
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
