@@ -98,6 +98,11 @@ const PRESETS: readonly ChainPreset[] = [
   },
 ];
 
+/** Every preset, in the order CHAIN_NAMES lists them. */
+export function allPresets(): readonly ChainPreset[] {
+  return PRESETS;
+}
+
 /** The preset named `name` (a --chain value), or undefined. */
 export function presetByName(name: string): ChainPreset | undefined {
   return PRESETS.find((preset) => preset.name === name);
