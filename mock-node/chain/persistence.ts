@@ -90,6 +90,7 @@ function saveReceipt(receipt: ReceiptRecord): SavedReceipt {
     saved.l1Fee = {
       l1Fee: hx(l1.l1Fee), l1GasPrice: hx(l1.l1GasPrice), l1GasUsed: hx(l1.l1GasUsed),
       l1BaseFeeScalar: hx(l1.l1BaseFeeScalar), l1BlobBaseFee: hx(l1.l1BlobBaseFee), l1BlobBaseFeeScalar: hx(l1.l1BlobBaseFeeScalar),
+      operatorFeeScalar: hx(l1.operatorFeeScalar), operatorFeeConstant: hx(l1.operatorFeeConstant),
     };
   }
   return saved;
@@ -273,6 +274,7 @@ export async function importState(chain: Chain, options: MockNodeOptions, raw: u
         receipt.l1Fee = {
           l1Fee: BigInt(f.l1Fee), l1GasPrice: BigInt(f.l1GasPrice), l1GasUsed: BigInt(f.l1GasUsed),
           l1BaseFeeScalar: BigInt(f.l1BaseFeeScalar), l1BlobBaseFee: BigInt(f.l1BlobBaseFee), l1BlobBaseFeeScalar: BigInt(f.l1BlobBaseFeeScalar),
+          operatorFeeScalar: BigInt(f.operatorFeeScalar), operatorFeeConstant: BigInt(f.operatorFeeConstant),
         };
       }
       transactions.push({ tx, receipt, index });

@@ -67,7 +67,7 @@ export interface ReceiptRecord {
   l1Fee?: L1FeeReceiptFields;
 }
 
-/** The L1 fee fields of an OP Stack receipt (Ecotone and Fjord), as op-geth names them. */
+/** The L1 fee fields of an OP Stack receipt (Ecotone, Fjord, Isthmus), as op-geth names them. */
 export interface L1FeeReceiptFields {
   /** Wei the sender paid for the transaction's share of L1 data. */
   l1Fee: bigint;
@@ -78,6 +78,9 @@ export interface L1FeeReceiptFields {
   l1BaseFeeScalar: bigint;
   l1BlobBaseFee: bigint;
   l1BlobBaseFeeScalar: bigint;
+  /** Isthmus: the operator fee's parameters (the fee is gasUsed × scalar / 10⁶ + constant). */
+  operatorFeeScalar: bigint;
+  operatorFeeConstant: bigint;
 }
 
 export interface IncludedTransaction {

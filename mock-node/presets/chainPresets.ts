@@ -12,6 +12,7 @@ export const OP_STACK_PREDEPLOYS = {
   l1Block: '0x4200000000000000000000000000000000000015',
   baseFeeVault: '0x4200000000000000000000000000000000000019',
   l1FeeVault: '0x420000000000000000000000000000000000001a',
+  operatorFeeVault: '0x420000000000000000000000000000000000001b',
 } as const satisfies Record<string, Hex>;
 
 /**
@@ -31,6 +32,9 @@ export interface SimulatedL1 {
   blobBaseFeeScalar: number;
   /** The batcher's address as a 32-byte word (the deposit's batcherHash). */
   batcherHash: Hex;
+  /** Isthmus's operator fee: gasUsed × operatorFeeScalar / 10⁶ + operatorFeeConstant (wei). */
+  operatorFeeScalar: number;
+  operatorFeeConstant: bigint;
 }
 
 export interface OpStackRules {
@@ -73,6 +77,8 @@ const PRESETS: readonly ChainPreset[] = [
         baseFeeScalar: 2269,
         blobBaseFeeScalar: 1_055_762,
         batcherHash: batcher('0x5050f69a9786f081509234f1a7f4684b5e5b76c9'),
+        operatorFeeScalar: 0,
+        operatorFeeConstant: 0n,
       },
       l1InfoGas: 1_000_000n,
     },
@@ -92,6 +98,8 @@ const PRESETS: readonly ChainPreset[] = [
         baseFeeScalar: 1101,
         blobBaseFeeScalar: 659_851,
         batcherHash: batcher('0x6cdebe940bc0f26850285caca097c11c33103e47'),
+        operatorFeeScalar: 0,
+        operatorFeeConstant: 0n,
       },
       l1InfoGas: 1_000_000n,
     },

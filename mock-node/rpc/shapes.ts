@@ -122,13 +122,15 @@ export function receiptJson(block: BlockRecord, included: IncludedTransaction, i
   }
   const l1 = receipt.l1Fee;
   if (l1 !== undefined) {
-    // op-geth's names and order (Ecotone and later; no l1FeeScalar).
+    // op-geth's names and order (Isthmus: no l1FeeScalar; the operator fee's parameters).
     json.l1GasPrice = quantity(l1.l1GasPrice);
     json.l1GasUsed = quantity(l1.l1GasUsed);
     json.l1Fee = quantity(l1.l1Fee);
     json.l1BaseFeeScalar = quantity(l1.l1BaseFeeScalar);
     json.l1BlobBaseFee = quantity(l1.l1BlobBaseFee);
     json.l1BlobBaseFeeScalar = quantity(l1.l1BlobBaseFeeScalar);
+    json.operatorFeeScalar = quantity(l1.operatorFeeScalar);
+    json.operatorFeeConstant = quantity(l1.operatorFeeConstant);
   }
   return json;
 }

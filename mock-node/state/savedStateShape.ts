@@ -79,7 +79,7 @@ function checkReceipt(c: Checker, raw: unknown, name: string): void {
   }
   if (r.l1Fee !== undefined) {
     const l1Fee = c.object(r.l1Fee, `${name}.l1Fee`);
-    for (const field of ['l1Fee', 'l1GasPrice', 'l1GasUsed', 'l1BaseFeeScalar', 'l1BlobBaseFee', 'l1BlobBaseFeeScalar']) c.quantity(l1Fee[field], `${name}.l1Fee.${field}`);
+    for (const field of ['l1Fee', 'l1GasPrice', 'l1GasUsed', 'l1BaseFeeScalar', 'l1BlobBaseFee', 'l1BlobBaseFeeScalar', 'operatorFeeScalar', 'operatorFeeConstant']) c.quantity(l1Fee[field], `${name}.l1Fee.${field}`);
   }
   c.list(r.logs, `${name}.logs`).forEach((rawLog, i) => {
     const log = c.object(rawLog, `${name}.logs[${i}]`);

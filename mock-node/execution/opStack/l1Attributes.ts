@@ -1,7 +1,7 @@
 // The L1-attributes deposit that opens every block of an OP Stack chain (specs: deposits.md,
-// ecotone/l1-attributes.md). The node simulates the L1 it would come from: an L1 block every 12
+// isthmus/l1-attributes.md). The node simulates the L1 it would come from: an L1 block every 12
 // seconds counted from the preset's anchor, whose hash and base fee follow from its number. The
-// deposit calls the L1Block predeploy's setL1BlockValuesEcotone() with the origin packed after the
+// deposit calls the L1Block predeploy's setL1BlockValuesIsthmus() with the origin packed after the
 // selector; the predeploy stores it, and the L1 fee of the block's transactions is read back from
 // that storage (l1FeeParamsOf), so the fee always matches what the block's deposit set.
 import { bytesHex, hexBytes, uintBytes } from '../../encoding/bytes';
@@ -13,8 +13,8 @@ import { OP_STACK_PREDEPLOYS, type OpStackRules, type SimulatedL1 } from '../../
 import type { StateReader } from '../../state/worldState';
 import type { L1FeeParams } from './l1Fee';
 
-/** setL1BlockValuesEcotone(): the selector, then the packed values (164 bytes in all). */
-export const SET_L1_BLOCK_VALUES_ECOTONE = '0x440a5e20';
+/** setL1BlockValuesIsthmus(): the selector, then the packed values (176 bytes in all). */
+export const SET_L1_BLOCK_VALUES_ISTHMUS = '0x098999be';
 const L1_BLOCK_SECONDS = 12n;
 
 /** The L1 block an L2 block takes as its origin, and the L2 block's place in that epoch. */
@@ -38,10 +38,13 @@ export function storedL1Origin(state: StateReader): { number: bigint; timestamp:
   return { number: slot0 & U64_MASK, timestamp: (slot0 >> 64n) & U64_MASK, sequenceNumber: slot3 & U64_MASK };
 }
 
-/** The L1 fee parameters as L1Block holds them (basefee slot 1, blobBaseFee slot 7, the scalars packed in slot 3). */
+/** The L1 fee parameters as L1Block holds them (basefee slot 1, blobBaseFee slot 7, the scalars packed in slot 3, the operator fee's in slot 8). */
 export function l1FeeParamsOf(state: StateReader): L1FeeParams {
   const slot3 = state.storage(OP_STACK_PREDEPLOYS.l1Block, 3n);
+  const slot8 = state.storage(OP_STACK_PREDEPLOYS.l1Block, 8n);
   return {
+    operatorFeeConstant: slot8 & U64_MASK,
+    operatorFeeScalar: (slot8 >> 64n) & U32_MASK,
     l1BaseFee: state.storage(OP_STACK_PREDEPLOYS.l1Block, 1n),
     l1BlobBaseFee: state.storage(OP_STACK_PREDEPLOYS.l1Block, 7n),
     blobBaseFeeScalar: (slot3 >> 64n) & U32_MASK,
@@ -94,10 +97,14 @@ function fixed(value: bigint, size: number): Uint8Array {
   return out;
 }
 
-/** setL1BlockValuesEcotone's calldata: selector ‖ baseFeeScalar u32 ‖ blobBaseFeeScalar u32 ‖ sequenceNumber u64 ‖ timestamp u64 ‖ number u64 ‖ basefee u256 ‖ blobBaseFee u256 ‖ hash ‖ batcherHash. */
-export function ecotoneCalldata(origin: L1Origin, l1: SimulatedL1): Hex {
+/**
+ * setL1BlockValuesIsthmus's calldata: selector ‖ baseFeeScalar u32 ‖ blobBaseFeeScalar u32 ‖
+ * sequenceNumber u64 ‖ timestamp u64 ‖ number u64 ‖ basefee u256 ‖ blobBaseFee u256 ‖ hash ‖
+ * batcherHash ‖ operatorFeeScalar u32 ‖ operatorFeeConstant u64.
+ */
+export function isthmusCalldata(origin: L1Origin, l1: SimulatedL1): Hex {
   const parts = [
-    hexBytes(SET_L1_BLOCK_VALUES_ECOTONE),
+    hexBytes(SET_L1_BLOCK_VALUES_ISTHMUS),
     fixed(BigInt(l1.baseFeeScalar), 4),
     fixed(BigInt(l1.blobBaseFeeScalar), 4),
     fixed(origin.sequenceNumber, 8),
@@ -107,6 +114,8 @@ export function ecotoneCalldata(origin: L1Origin, l1: SimulatedL1): Hex {
     word(origin.blobBaseFee),
     hexBytes(origin.hash),
     hexBytes(l1.batcherHash),
+    fixed(BigInt(l1.operatorFeeScalar), 4),
+    fixed(l1.operatorFeeConstant, 8),
   ];
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
   let at = 0;
@@ -115,24 +124,6 @@ export function ecotoneCalldata(origin: L1Origin, l1: SimulatedL1): Hex {
     at += part.length;
   }
   return bytesHex(out);
-}
-
-/** The values packed in setL1BlockValuesEcotone calldata (the explorer's and the tests' reading of a deposit). */
-export function decodeEcotoneCalldata(input: Hex): Omit<L1Origin, 'blobBaseFee' | 'baseFee'> & { baseFee: bigint; blobBaseFee: bigint; baseFeeScalar: number; blobBaseFeeScalar: number; batcherHash: Hex } | undefined {
-  const bytes = hexBytes(input);
-  if (bytes.length !== 164 || bytesHex(bytes.subarray(0, 4)) !== SET_L1_BLOCK_VALUES_ECOTONE) return undefined;
-  const uint = (from: number, size: number): bigint => BigInt(bytesHex(bytes.subarray(from, from + size)));
-  return {
-    baseFeeScalar: Number(uint(4, 4)),
-    blobBaseFeeScalar: Number(uint(8, 4)),
-    sequenceNumber: uint(12, 8),
-    timestamp: uint(20, 8),
-    number: uint(28, 8),
-    baseFee: uint(36, 32),
-    blobBaseFee: uint(68, 32),
-    hash: bytesHex(bytes.subarray(100, 132)),
-    batcherHash: bytesHex(bytes.subarray(132, 164)),
-  };
 }
 
 const ZERO_WORD: Hex = `0x${'00'.repeat(32)}`;
@@ -147,7 +138,7 @@ export function l1AttributesDeposit(origin: L1Origin, rules: OpStackRules, depos
     value: 0n,
     gas: rules.l1InfoGas,
     isSystemTx: false,
-    input: ecotoneCalldata(origin, rules.l1),
+    input: isthmusCalldata(origin, rules.l1),
   };
   return depositRecord(fields, depositorNonce);
 }

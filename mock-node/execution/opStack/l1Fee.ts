@@ -11,6 +11,9 @@ export interface L1FeeParams {
   l1BlobBaseFee: bigint;
   baseFeeScalar: bigint;
   blobBaseFeeScalar: bigint;
+  /** Isthmus's operator fee parameters. */
+  operatorFeeScalar: bigint;
+  operatorFeeConstant: bigint;
 }
 
 /** Fjord's fit of the compressed size: intercept, FastLZ coefficient (both × 10⁶) and the floor (bytes). */
@@ -45,7 +48,14 @@ export function transactionL1Fee(encoded: Uint8Array, params: L1FeeParams): L1Fe
     l1BaseFeeScalar: params.baseFeeScalar,
     l1BlobBaseFee: params.l1BlobBaseFee,
     l1BlobBaseFeeScalar: params.blobBaseFeeScalar,
+    operatorFeeScalar: params.operatorFeeScalar,
+    operatorFeeConstant: params.operatorFeeConstant,
   };
+}
+
+/** Isthmus's operator fee for `gas` gas: gas × operatorFeeScalar / 10⁶ + operatorFeeConstant. */
+export function operatorFee(gas: bigint, params: Pick<L1FeeParams, 'operatorFeeScalar' | 'operatorFeeConstant'>): bigint {
+  return (gas * params.operatorFeeScalar) / SCALE + params.operatorFeeConstant;
 }
 
 /**

@@ -5,8 +5,9 @@
 //   code, from the depositor, with no gas bought and no fee paid; its receipt carries the
 //   depositor's nonce before it and receipt version 1;
 // - any other transaction pays its L1 data fee (l1Fee.ts, with the parameters the block's deposit
-//   stored) on top of what applyTransaction charges; the fee goes to the L1 fee vault, and the
-//   base fee, which an OP Stack chain does not burn, to the base fee vault.
+//   stored) and Isthmus's operator fee on top of what applyTransaction charges; the fees go to the
+//   L1 fee vault and the operator fee vault, and the base fee, which an OP Stack chain does not
+//   burn, to the base fee vault.
 import { hexBytes } from '../../encoding/bytes';
 import type { TransactionRecord } from '../../encoding/records';
 import { OP_STACK_PREDEPLOYS } from '../../presets/chainPresets';
@@ -16,7 +17,7 @@ import { applyTransaction, decodeRevertReason, type AppliedTransaction, type Inc
 import type { BlockEnvironment } from '../nativeContract';
 import type { ExecutionTracer } from '../trace/recorder';
 import { l1FeeParamsOf } from './l1Attributes';
-import { transactionL1Fee } from './l1Fee';
+import { operatorFee, transactionL1Fee } from './l1Fee';
 
 type Applied = AppliedTransaction | { problem: InclusionProblem };
 
@@ -62,17 +63,23 @@ export const applyOpStackTransaction: ApplyTransaction = (draft, tx, env, contra
   const sender = draft.account(tx.from);
   // A nonce out of line is that problem, whatever the balance.
   if (tx.nonce !== sender.nonce) return applyTransaction(draft, tx, env, contracts, gasLeftInBlock, firstLogIndex, transactionIndex, tracer);
-  const l1 = transactionL1Fee(hexBytes(tx.encoded), l1FeeParamsOf(draft));
-  // Paid before the message runs, as op-geth buys it with the gas: applyTransaction's balance
-  // check then covers value + gas + L1 fee. Every problem it answers comes before it changes
-  // anything, so giving the fee back undoes the whole attempt.
-  if (sender.balance < l1.l1Fee) return { problem: 'insufficient-funds' };
-  if (l1.l1Fee > 0n) draft.updateAccount(tx.from, { balance: sender.balance - l1.l1Fee });
+  const params = l1FeeParamsOf(draft);
+  const l1 = transactionL1Fee(hexBytes(tx.encoded), params);
+  // Paid before the message runs, as op-geth buys them with the gas (the operator fee for the
+  // whole gas limit, the unused part given back after): applyTransaction's balance check then
+  // covers value + gas + L1 fee + operator fee. Every problem it answers comes before it changes
+  // anything, so giving the fees back undoes the whole attempt.
+  const upfront = l1.l1Fee + operatorFee(tx.gasLimit, params);
+  if (sender.balance < upfront) return { problem: 'insufficient-funds' };
+  if (upfront > 0n) draft.updateAccount(tx.from, { balance: sender.balance - upfront });
   const settle = (applied: Applied): Applied => {
     if ('problem' in applied) {
-      if (l1.l1Fee > 0n) draft.addBalance(tx.from, l1.l1Fee);
+      if (upfront > 0n) draft.addBalance(tx.from, upfront);
       return applied;
     }
+    const operator = operatorFee(applied.receipt.gasUsed, params);
+    if (upfront - l1.l1Fee > operator) draft.addBalance(tx.from, upfront - l1.l1Fee - operator);
+    if (operator > 0n) draft.addBalance(OP_STACK_PREDEPLOYS.operatorFeeVault, operator);
     draft.addBalance(OP_STACK_PREDEPLOYS.l1FeeVault, l1.l1Fee);
     const baseFee = applied.receipt.gasUsed * env.baseFeePerGas;
     if (baseFee > 0n) draft.addBalance(OP_STACK_PREDEPLOYS.baseFeeVault, baseFee);

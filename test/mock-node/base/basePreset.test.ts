@@ -28,18 +28,21 @@ const L1_BLOCK_ABI = parseAbi([
   'function baseFeeScalar() view returns (uint32)',
   'function blobBaseFeeScalar() view returns (uint32)',
   'function blobBaseFee() view returns (uint256)',
+  'function operatorFeeScalar() view returns (uint32)',
+  'function operatorFeeConstant() view returns (uint64)',
 ]);
-const GAS_PRICE_ORACLE_ABI = parseAbi(['function isFjord() view returns (bool)', 'function isEcotone() view returns (bool)']);
+const GAS_PRICE_ORACLE_ABI = parseAbi(['function isFjord() view returns (bool)', 'function isEcotone() view returns (bool)', 'function isIsthmus() view returns (bool)']);
 const TOKEN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)', 'function symbol() view returns (string)']);
 
-/** The setL1BlockValuesEcotone calldata read by hand (offsets of the spec's packed layout). */
-function readEcotone(input: string) {
+/** The setL1BlockValuesIsthmus calldata read by hand (offsets of the spec's packed layout). */
+function readIsthmus(input: string) {
   const hex = input.slice(2);
   const at = (byte: number, size: number) => BigInt('0x' + hex.slice(byte * 2, (byte + size) * 2));
   return {
     selector: '0x' + hex.slice(0, 8),
     baseFeeScalar: at(4, 4), blobBaseFeeScalar: at(8, 4), sequenceNumber: at(12, 8), timestamp: at(20, 8), number: at(28, 8),
     basefee: at(36, 32), blobBaseFee: at(68, 32), hash: ('0x' + hex.slice(200, 264)) as ViemHex, batcherHash: ('0x' + hex.slice(264, 328)) as ViemHex,
+    operatorFeeScalar: at(164, 4), operatorFeeConstant: at(168, 8),
     length: hex.length / 2,
   };
 }
@@ -76,7 +79,7 @@ describe('--chain base: OP Stack blocks, L1 fees and predeploys against viem\'s 
     await wallet(1).sendTransaction({ to: node.accounts[2].address as ViemHex, value: 1000n });
     await rpc(node.url, 'evm_mine');
     await rpc(node.url, 'evm_mine');
-    let previous: ReturnType<typeof readEcotone> | undefined;
+    let previous: ReturnType<typeof readIsthmus> | undefined;
     for (const number of [1n, 2n, 3n]) {
       const block = await publicClient.getBlock({ blockNumber: number, includeTransactions: true });
       const deposit = block.transactions[0] as any;
@@ -87,9 +90,9 @@ describe('--chain base: OP Stack blocks, L1 fees and predeploys against viem\'s 
       assert.equal(deposit.value, 0n);
       assert.equal(deposit.gas, 1_000_000n);
       assert.equal(deposit.isSystemTx, undefined, 'isSystemTx left out when false');
-      const values = readEcotone(deposit.input);
-      assert.equal(values.selector, '0x440a5e20');
-      assert.equal(values.length, 164);
+      const values = readIsthmus(deposit.input);
+      assert.equal(values.selector, '0x098999be');
+      assert.equal(values.length, 176);
       // The hash from the fields alone, with viem's op-stack serializer.
       const bytes = serializeTransaction({ type: 'deposit', sourceHash: deposit.sourceHash, from: deposit.from, to: deposit.to, mint: 0n, value: 0n, gas: deposit.gas, isSystemTx: false, data: deposit.input });
       assert.equal(keccak256(bytes), deposit.hash);
@@ -104,8 +107,8 @@ describe('--chain base: OP Stack blocks, L1 fees and predeploys against viem\'s 
       // L1Block's storage is what this block's deposit set (read through its real code).
       const read = (functionName: any) => publicClient.readContract({ address: L1_BLOCK, abi: L1_BLOCK_ABI, functionName, blockNumber: number }) as Promise<any>;
       assert.deepEqual(
-        [await read('number'), await read('timestamp'), await read('basefee'), await read('hash'), await read('sequenceNumber'), await read('batcherHash'), BigInt(await read('baseFeeScalar')), BigInt(await read('blobBaseFeeScalar')), await read('blobBaseFee')],
-        [values.number, values.timestamp, values.basefee, values.hash, values.sequenceNumber, values.batcherHash, values.baseFeeScalar, values.blobBaseFeeScalar, values.blobBaseFee],
+        [await read('number'), await read('timestamp'), await read('basefee'), await read('hash'), await read('sequenceNumber'), await read('batcherHash'), BigInt(await read('baseFeeScalar')), BigInt(await read('blobBaseFeeScalar')), await read('blobBaseFee'), BigInt(await read('operatorFeeScalar')), BigInt(await read('operatorFeeConstant'))],
+        [values.number, values.timestamp, values.basefee, values.hash, values.sequenceNumber, values.batcherHash, values.baseFeeScalar, values.blobBaseFeeScalar, values.blobBaseFee, values.operatorFeeScalar, values.operatorFeeConstant],
       );
       const receipt = await publicClient.getTransactionReceipt({ hash: deposit.hash });
       assert.equal(receipt.status, 'success');
@@ -164,19 +167,25 @@ describe('--chain base: OP Stack blocks, L1 fees and predeploys against viem\'s 
     assert.equal(await publicClient.getBalance({ address: L1_FEE_VAULT, blockNumber: receipt.blockNumber }) - vaultBefore, receipt.l1Fee);
     assert.equal(await publicClient.getBalance({ address: BASE_FEE_VAULT, blockNumber: receipt.blockNumber }) - baseVaultBefore, receipt.gasUsed * block.baseFeePerGas!);
     // The receipt's L1 fields are the block's deposit's values.
-    const deposit = readEcotone((await publicClient.getBlock({ blockNumber: receipt.blockNumber, includeTransactions: true })).transactions[0].input);
+    const deposit = readIsthmus((await publicClient.getBlock({ blockNumber: receipt.blockNumber, includeTransactions: true })).transactions[0].input);
     assert.equal(receipt.l1GasPrice, deposit.basefee);
     assert.equal(BigInt(receipt.l1BaseFeeScalar), deposit.baseFeeScalar);
     assert.equal(BigInt(receipt.l1BlobBaseFeeScalar), deposit.blobBaseFeeScalar);
     assert.equal(BigInt(receipt.l1BlobBaseFee), deposit.blobBaseFee);
+    assert.equal(BigInt(receipt.operatorFeeScalar), deposit.operatorFeeScalar);
+    assert.equal(BigInt(receipt.operatorFeeConstant), deposit.operatorFeeConstant);
   });
 
-  it('GasPriceOracle is Fjord; estimateL1Fee (its getL1Fee) agrees with the node\'s FastLZ over many payloads; estimateGas stays L2 gas', async () => {
+  it('GasPriceOracle is Fjord and Isthmus; estimateL1Fee (its getL1Fee) agrees with the node\'s FastLZ over many payloads; estimateGas stays L2 gas; estimateTotalFee adds them up', async () => {
     const { publicClient } = clientsFor(node);
     assert.equal(await publicClient.readContract({ address: '0x420000000000000000000000000000000000000F', abi: GAS_PRICE_ORACLE_ABI, functionName: 'isFjord' }), true);
+    assert.equal(await publicClient.readContract({ address: '0x420000000000000000000000000000000000000F', abi: GAS_PRICE_ORACLE_ABI, functionName: 'isIsthmus' }), true);
     const blockNumber = await publicClient.getBlockNumber();
     const read = (functionName: any) => publicClient.readContract({ address: L1_BLOCK, abi: L1_BLOCK_ABI, functionName, blockNumber }) as Promise<any>;
-    const params = { l1BaseFee: await read('basefee'), l1BlobBaseFee: await read('blobBaseFee'), baseFeeScalar: BigInt(await read('baseFeeScalar')), blobBaseFeeScalar: BigInt(await read('blobBaseFeeScalar')) };
+    const params = {
+      l1BaseFee: await read('basefee'), l1BlobBaseFee: await read('blobBaseFee'), baseFeeScalar: BigInt(await read('baseFeeScalar')), blobBaseFeeScalar: BigInt(await read('blobBaseFeeScalar')),
+      operatorFeeScalar: BigInt(await read('operatorFeeScalar')), operatorFeeConstant: BigInt(await read('operatorFeeConstant')),
+    };
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 8) & 0xff;
     const payloads: ViemHex[] = ['0x'];
@@ -195,9 +204,14 @@ describe('--chain base: OP Stack blocks, L1 fees and predeploys against viem\'s 
     }
     const gas = await publicClient.estimateGas({ account, to: node.accounts[8].address as ViemHex, value: 1n });
     assert.equal(gas, 21_000n, 'eth_estimateGas answers L2 gas only');
-    // viem's estimateTotalFee also asks GasPriceOracle.getOperatorFee (Isthmus), which the 0.17.3 artifact has not: see docs/base.md.
-    const l1 = await publicClient.estimateL1Fee({ account, to: node.accounts[8].address as ViemHex, value: 1n, chain: base } as any);
-    assert.ok(l1 > 0n);
+    // estimateTotalFee: the L1 fee, GasPriceOracle.getOperatorFee (Isthmus) and the L2 gas at the gas price.
+    const to = node.accounts[8].address as ViemHex;
+    const total = await publicClient.estimateTotalFee({ account, to, value: 1n, chain: base } as any);
+    const l1 = await publicClient.estimateL1Fee({ account, to, value: 1n, chain: base } as any);
+    const operator = await publicClient.estimateOperatorFee({ account, to, value: 1n, chain: base } as any);
+    const gasPrice = await publicClient.getGasPrice();
+    assert.equal(operator, 0n, 'Base\'s operator fee parameters are 0');
+    assert.equal(total, l1 + operator + 21_000n * gasPrice);
   });
 
   it('flashblock 0 of each block holds the deposit alone; user transactions start at index 1', async () => {
