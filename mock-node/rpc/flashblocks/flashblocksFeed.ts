@@ -4,7 +4,6 @@
 // When sealing changes a block's hash after its last flashblock (an empty block takes its
 // timestamp at the seal), one more frame with no transactions carries the sealed roots and hash,
 // so the last frame of every block names the sealed block's hash.
-import { brotliCompressSync, constants } from 'node:zlib';
 import type { Chain } from '../../chain/chain';
 import type { BlockRecord, IncludedTransaction } from '../../chain/types';
 import type { Hex } from '../../encoding/hex';
@@ -19,11 +18,17 @@ export interface FlashblockFrame {
 
 export type FrameListener = (frame: FlashblockFrame) => void;
 
+/** Brotli at quality 5: node:zlib is loaded on the first brotli client, not at start-up. */
+function brotli(text: string): Buffer {
+  const zlib = require('node:zlib') as typeof import('node:zlib');
+  return zlib.brotliCompressSync(Buffer.from(text), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
+}
+
 function frameOf(text: string): FlashblockFrame {
   let compressed: Buffer | undefined;
   return {
     text,
-    brotli: () => (compressed ??= brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })),
+    brotli: () => (compressed ??= brotli(text)),
   };
 }
 
