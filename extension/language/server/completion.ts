@@ -8,7 +8,7 @@ import { AUTHORIZATION_PRIMARY_TYPES, CAPTURE_ROUTES } from '../../authorization
 import { segmentAt, type ParsedRpcDocument } from './document';
 import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS, FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/catalog/index';
 import { HTTP_METHODS, TAG_DOCS, methodMarkdown } from './methods';
-import { allPresets, type ChainPreset } from '../../../mock-node/presets/chainPresets';
+import { allPresets, type ChainPreset } from '../../../mock-node/presets/index';
 import { getAddress } from 'ethers';
 
 export type CompletionKind = 'method' | 'value' | 'property' | 'snippet' | 'keyword';
