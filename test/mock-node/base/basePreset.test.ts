@@ -321,3 +321,35 @@ describe('--chain base with --state', function () {
     }
   });
 });
+
+describe('--chain base: reorgs and rebuilt pending blocks', function () {
+  this.timeout(30_000);
+  it('mock_reorg gives every new block its own deposit; user transactions stay once each, deposits are never queued', async () => {
+    const node = await startTestNode({ chain: 'base', safeDepth: 3, finalizedDepth: 3 });
+    try {
+      const [a, b] = node.accounts;
+      const sent: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        sent.push(await rpc(node.url, 'eth_sendTransaction', [{ from: a.address, to: b.address, value: `0x${(i + 1).toString(16)}` }]));
+        await rpc(node.url, 'evm_mine');
+      }
+      const head = Number(await rpc(node.url, 'eth_blockNumber'));
+      const before = await rpc(node.url, 'eth_getBlockByNumber', [`0x${head.toString(16)}`, false]);
+      await rpc(node.url, 'mock_reorg', [2]);
+      await rpc(node.url, 'evm_mine');
+      const seen: string[] = [];
+      for (let n = 1; n <= Number(await rpc(node.url, 'eth_blockNumber')); n++) {
+        const block = await rpc(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
+        assert.equal(block.transactions[0].type, '0x7e', `block ${n} opens with a deposit`);
+        assert.equal(block.transactions.filter((tx: { type: string }) => tx.type === '0x7e').length, 1, `block ${n} has one deposit`);
+        seen.push(...block.transactions.slice(1).map((tx: { hash: string }) => tx.hash));
+      }
+      assert.notEqual((await rpc(node.url, 'eth_getBlockByNumber', [`0x${head.toString(16)}`, false])).hash, before.hash, 'the head was replaced');
+      assert.deepEqual([...seen].sort(), [...sent].sort(), 'each user transaction once');
+      const pool = await rpc(node.url, 'txpool_content');
+      assert.equal(JSON.stringify(pool).includes('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'), false, 'no deposit in the pool');
+    } finally {
+      await node.stop();
+    }
+  });
+});
