@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { formatUnits, parseUnits } from 'ethers';
 import { keccakBackend, whenKeccakSettled } from './encoding/keccak';
 import { startMockNode, type RunningMockNode } from './node';
+import { presetByName } from './presets/chainPresets';
 import { CLI_FLAGS, defaultAt, OptionError, type CliFlag, type MockNodeOptionsInput } from './options';
 
 const HEADER = 'chain-mock-node: an offline JSON-RPC node with a live 200 ms pending block and an EIP-3009 token';
@@ -129,9 +130,11 @@ export function banner(node: RunningMockNode): string {
     `  JSON-RPC (public)     ${node.url}`,
     `  JSON-RPC (dedicated)  ${node.dedicatedUrl}`,
     `  WebSocket             ${node.wsUrl} (and ${node.dedicatedUrl.replace(/^http/, 'ws')})`,
+    ...(node.flashblocksWsUrl ? [`  Flashblocks stream    ${node.flashblocksWsUrl} (FlashblocksPayloadV1 as JSON text; ?encoding=brotli for brotli binary frames)`] : []),
     `  Health                ${node.url}health`,
     `  Chain id              ${o.chainId} (0x${o.chainId.toString(16)})${fork ? ", the fork's upstream's" : ''}`,
     ...(fork ? [`  Fork                  ${fork.client.settings.shownUrl} at block ${fork.header.number} (${fork.hash}); state fetched as it is read`] : []),
+    ...(o.chain ? [`  Chain preset          ${presetByName(o.chain)!.label} (--chain ${o.chain}): OP Stack blocks (L1-attributes deposit first), L1 fees paid`] : []),
     `  Blocks                ${o.auto ? `every ${o.blockTimeMs} ms, pending refreshed every ${o.flashblockMs} ms` : 'manual (evm_mine / mock_flashblock)'}`,
     `  Pending identity      ${o.pendingIdentity}`,
     `  Pending nonce         ${o.pendingNonce === 'pool' ? 'pool (queued transactions count, as geth and Anvil)' : 'preconfirmed (flashblocks only, as Base)'}`,
@@ -273,6 +276,7 @@ export async function main(): Promise<void> {
     node.core.logger.info('listening', { url: node.url, dedicatedUrl: node.dedicatedUrl, chainId: node.chainId, token: node.tokenAddress, accounts });
     const listening = {
       url: node.url, dedicatedUrl: node.dedicatedUrl, wsUrl: node.wsUrl, dedicatedWsUrl: node.dedicatedWsUrl,
+      ...(node.flashblocksWsUrl ? { flashblocksWsUrl: node.flashblocksWsUrl } : {}),
       chainId: node.chainId.toString(), token: node.tokenAddress, accounts,
     };
     process.stdout.write(JSON.stringify({ listening }) + '\n');

@@ -4,6 +4,8 @@ export { startMockNode, mockNodeRouter, createMockNodeCore } from './node';
 export type { RunningMockNode, DevAccount, MockNodeCore, MockNodeRouter } from './node';
 export { resolveOptions, defaultOptions, OptionError, DEFAULT_MNEMONIC } from './options';
 export type { MockNodeOptions, MockNodeOptionsInput, PendingIdentity, PendingNonce, TokenOptions } from './options';
+export { CHAIN_NAMES, presetByName, presetForChainId } from './presets/chainPresets';
+export type { ChainName, ChainPreset } from './presets/chainPresets';
 export type { LogEntry, LogLevel, LogSink, LogThreshold, Logger } from './logger';
 /** Which ECDSA recovery the node runs: 'native' (libsecp256k1 as an addon), 'wasm' (the same in WebAssembly) or 'js' (the fallback). */
 export { recoveryBackend } from './execution/signatures';

@@ -19,7 +19,8 @@ import { createRpcHandler, type RpcHandler } from './rpc/handler';
 import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
 import { exposureWarning } from './rpc/requestGuards';
-import { WebSocketGateway } from './rpc/websocket/gateway';
+import { FLASHBLOCKS_PATH, WebSocketGateway } from './rpc/websocket/gateway';
+import { presetByName } from './presets/chainPresets';
 import { startAutosave, type Autosave } from './chain/autosave';
 import { loadStateFile, saveStateFile, stateFileLocationProblem } from './chain/persistence';
 import { X402Facilitator } from './x402/facilitator';
@@ -48,6 +49,10 @@ export interface RunningMockNode {
   wsUrl: string;
   /** WebSocket endpoint of the dedicated profile. */
   dedicatedWsUrl: string;
+  /** With a chain preset (--chain base): Base's flashblocks stream, one FlashblocksPayloadV1 per flashblock (JSON text; ?encoding=brotli for brotli binary frames). */
+  flashblocksWsUrl?: string;
+  /** With a chain preset: the chain's name ("Base", "Base Sepolia"). */
+  chainLabel?: string;
   /** x402 facilitator URLs (public and dedicated profile) for x402's HTTPFacilitatorClient; absent with `x402: false`. */
   x402?: { url: string; dedicatedUrl: string; signer: string };
   host: string;
@@ -216,6 +221,8 @@ export async function startMockNode(input: MockNodeOptionsInput = {}): Promise<R
     dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
     wsUrl: `ws://${hostInUrl}:${port}/`,
     dedicatedWsUrl: `ws://${hostInUrl}:${port}/dedicated/${http.apiKey}`,
+    ...(services.options.chain ? { chainLabel: presetByName(services.options.chain)!.label } : {}),
+    ...(websocket.flashblocks ? { flashblocksWsUrl: `ws://${hostInUrl}:${port}${FLASHBLOCKS_PATH}` } : {}),
     ...(core.x402
       ? { x402: { url: `http://${hostInUrl}:${port}${X402_PATH}`, dedicatedUrl: `http://${hostInUrl}:${port}/dedicated/${http.apiKey}${X402_PATH}`, signer: core.x402.signer.address } }
       : {}),

@@ -1,6 +1,7 @@
 // Every option of the mock node, its default and its validation, in one place.
 import { LOG_LEVELS, type LogSink, type LogThreshold } from './logger';
 import { parseFaultSpec } from './rpc/faults';
+import { CHAIN_NAMES, presetByName, type ChainName } from './presets/chainPresets';
 
 export type PendingIdentity = 'partial' | 'zero' | 'null';
 export const PENDING_IDENTITIES: readonly PendingIdentity[] = ['partial', 'zero', 'null'];
@@ -64,6 +65,11 @@ export type ForkOptionsInput = { url: string; blockNumber?: bigint | number | st
 export const DEFAULT_FORK_TIMING = { timeoutMs: 10_000, retries: 5, retryBackoffMs: 200 } as const;
 
 export interface MockNodeOptions {
+  /**
+   * --chain: a chain preset (base, base-sepolia): its chain id and USDC (address, EIP-712 domain)
+   * unless given too, and its block rules (OP Stack deposits, L1 fees, predeploys). None: a plain chain.
+   */
+  chain?: ChainName;
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -258,8 +264,13 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
   }
   for (const key of bigintKeys) merged[key] = toBigInt(key, merged[key] as bigint | number | string);
 
+  if (merged.chain !== undefined) {
+    const preset = typeof merged.chain === 'string' ? presetByName(merged.chain) : undefined;
+    if (!preset) throw new OptionError(`chain must be one of ${CHAIN_NAMES.join(', ')}, got ${JSON.stringify(merged.chain)}`);
+    if (input.chainId === undefined) merged.chainId = preset.chainId;
+  }
   const tokenInput = input.token ?? {};
-  const token: TokenOptions = { ...defaults.token };
+  const token: TokenOptions = { ...defaults.token, ...presetToken(merged.chain) };
   for (const [key, value] of Object.entries(tokenInput)) {
     if (value === undefined) continue;
     if (!(key in defaults.token)) throw new OptionError(`unknown token option ${key}`);
@@ -369,7 +380,15 @@ export function resolveFork(input: ForkOptionsInput | undefined): ForkOptions | 
   return fork;
 }
 
-const OPTIONAL_KEYS = ['genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink', 'x402Account', 'fork'];
+/** The token fields a chain preset sets (its USDC), under what the caller gives. */
+function presetToken(chain: ChainName | undefined): Partial<TokenOptions> {
+  const preset = chain === undefined ? undefined : presetByName(chain);
+  if (!preset) return {};
+  const { address, name, version, symbol } = preset.token;
+  return { address, name, version, symbol };
+}
+
+const OPTIONAL_KEYS = ['chain', 'genesisTimestamp', 'apiKey', 'faults', 'stateFile', 'logSink', 'x402Account', 'fork'];
 
 function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileLimitSet, maxBodyBytes: number): ProfileLimitSet {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw new OptionError('limits must be an object');
@@ -452,6 +471,7 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   { flag: 'retries', section: 'Fork', target: 'fork.retries', kind: 'integer', arg: '<n>', help: 'with --fork-url: attempts after the first when the upstream fails or answers a rate limit (429, -32005)', shownDefault: String(DEFAULT_FORK_TIMING.retries) },
   { flag: 'fork-retry-backoff', section: 'Fork', target: 'fork.retryBackoffMs', kind: 'integer', arg: '<ms>', help: "with --fork-url: first pause between attempts, doubled each time (a Retry-After header is honoured)", shownDefault: String(DEFAULT_FORK_TIMING.retryBackoffMs) },
   { flag: 'history-blocks', section: 'Chain', target: 'historyBlocks', kind: 'integer', arg: '<n>', help: "keep only the newest n sealed blocks (transactions, receipts, logs, state); a read of an older one answers 4444 'pruned history unavailable'; 0 = keep every block", shownDefault: '0 (keep every block)' },
+  { flag: 'chain', section: 'Chain', target: 'chain', kind: 'text', arg: '<name>', help: `imitate a chain: ${CHAIN_NAMES.join(', ')} (chain id, USDC's address and domain, OP Stack deposits and L1 fees, predeploys, the flashblocks stream)`, shownDefault: 'none (a plain chain)' },
   { flag: 'chain-id', section: 'Chain', target: 'chainId', kind: 'text', arg: '<id>', help: 'chain id' },
   { flag: 'block-time-ms', section: 'Chain', target: 'blockTimeMs', kind: 'integer', arg: '<ms>', help: 'time between sealed blocks' },
   { flag: 'flashblock-ms', section: 'Chain', target: 'flashblockMs', kind: 'integer', arg: '<ms>', help: 'time between flashblocks of the pending block' },

@@ -2,7 +2,8 @@
 // Pure functions from JSON-RPC results to NodeSpec. No vscode import.
 import { blockTitle } from './blockTitle';
 import { HEADER_FIELDS, hexAsDecimal, headerFieldDisplay, shortHex, transactionFieldDisplay, weiAsEth } from './format';
-import type { BlockDetail, BlockJson, FilterLogs, Loaded, ReceiptJson, ReceiptSummary, TransactionJson } from './chainData';
+import { feeBreakdown, feeText } from './opStackDisplay';
+import type { BlockDetail, FeeBreakdown, BlockJson, FilterLogs, Loaded, ReceiptJson, ReceiptSummary, TransactionJson } from './chainData';
 import { blockParam } from './endpointReader';
 import type { EndpointView, NodeSpec, TagView } from './nodeSpec';
 import { decodeLog, decodeTransaction, type DecodeContext, type Decoded } from './decoding';
@@ -102,6 +103,7 @@ export function transactionNode(
     extra.push({ id: `${id}/revertReason`, endpointId, kind: 'field', collapsible: 'none', icon: 'error', label: `reverted: ${receipt.revertReason}`, tooltip: receipt.revertReason, copyValue: receipt.revertReason });
   }
   if (receipt?.contractAddress) extra.push({ ...linkedField(`${id}/created`, endpointId, 'address', receipt.contractAddress), label: 'created contract' });
+  if (receipt?.fees) extra.push(feesNode(id, endpointId, receipt.fees));
   return {
     id, endpointId, kind: 'transaction', collapsible: 'collapsed', icon: receipt ? (receipt.status === '0x1' ? 'pass' : 'error') : 'arrow-swap',
     label: `#${index} ${decoded.summary}`,
@@ -114,10 +116,19 @@ export function transactionNode(
   };
 }
 
+/** An OP Stack transaction's fees: its L1 data fee beside its L2 fee, and the total its sender paid. */
+function feesNode(id: string, endpointId: string, fees: FeeBreakdown): NodeSpec {
+  return {
+    id: `${id}/fees`, endpointId, kind: 'field', collapsible: 'none', icon: 'credit-card', label: 'fees', description: feeText(fees),
+    tooltip: `L2 fee (gasUsed × effectiveGasPrice) ${fees.l2Fee} wei\nL1 data fee ${fees.l1Fee} wei\ntotal ${fees.total} wei`, copyValue: String(fees.total),
+  };
+}
+
 export function receiptNode(parentId: string, endpointId: string, receipt: ReceiptJson, ctx: DecodeContext): NodeSpec {
   const id = `${parentId}/${receipt.transactionHash}`;
   const ok = receipt.status === '0x1';
   const logs = (receipt.logs ?? []) as Record<string, unknown>[];
+  const fees = feeBreakdown(receipt as Record<string, unknown>);
   return {
     id, endpointId, kind: 'receipt', collapsible: 'collapsed', icon: ok ? 'pass' : 'error',
     label: shortHex(receipt.transactionHash, 10, 6),
@@ -130,6 +141,7 @@ export function receiptNode(parentId: string, endpointId: string, receipt: Recei
       fieldNode(`${id}/gasUsed`, endpointId, 'gasUsed', receipt.gasUsed, hexAsDecimal(receipt.gasUsed)),
       ...('cumulativeGasUsed' in receipt ? [fieldNode(`${id}/cumulativeGasUsed`, endpointId, 'cumulativeGasUsed', receipt.cumulativeGasUsed, hexAsDecimal(receipt.cumulativeGasUsed))] : []),
       ...('effectiveGasPrice' in receipt ? [fieldNode(`${id}/effectiveGasPrice`, endpointId, 'effectiveGasPrice', receipt.effectiveGasPrice, `${hexAsDecimal(receipt.effectiveGasPrice)} wei`)] : []),
+      ...(fees ? [feesNode(id, endpointId, fees)] : []),
       ...logs.map((log, i) => logNode(`${id}/logs`, endpointId, log, i, ctx)),
     ],
   };

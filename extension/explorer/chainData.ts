@@ -3,6 +3,13 @@
 // readers build these shapes and the tree nodes (nodeSpec.ts and the *Nodes.ts modules) show them.
 // No vscode import.
 
+/** An OP Stack transaction's fees, in wei: gasUsed × effectiveGasPrice, the L1 data fee, their sum (opStackDisplay.ts). */
+export interface FeeBreakdown {
+  l2Fee: bigint;
+  l1Fee: bigint;
+  total: bigint;
+}
+
 export type Loaded<T> = { ok: true; value: T } | { ok: false; error: string; needsDedicated?: boolean };
 
 export interface Overview {
@@ -111,6 +118,8 @@ export interface ReceiptSummary {
   contractAddress?: string;
   /** Why a failed transaction reverted (replayed with eth_call; see ChainLookups.revertReason). */
   revertReason?: string;
+  /** On an OP Stack chain: the L2 fee, the L1 data fee and their total (opStackDisplay.ts). */
+  fees?: FeeBreakdown;
 }
 
 export interface ActivityFilter {

@@ -2,6 +2,7 @@
 // transaction with its receipt, an address's balances, code and token transfers. Log ranges stay
 // within what the endpoint accepts: a range it refuses with -32005 is read again in halves.
 // No vscode import.
+import { feeBreakdown } from './opStackDisplay';
 import { JsonRpcError } from '../rpc/errors';
 import { failure, firstError, value, type EndpointReader } from './endpointReader';
 import type {
@@ -98,6 +99,8 @@ export class ChainLookups {
         if (!receipt) return;
         const summary: ReceiptSummary = { status: receipt.status, gasUsed: receipt.gasUsed };
         if (typeof receipt.contractAddress === 'string') summary.contractAddress = receipt.contractAddress;
+        const fees = feeBreakdown(receipt as Record<string, unknown>);
+        if (fees) summary.fees = fees;
         summaries.set(h, summary);
       });
     } catch { /* shown without status */ }

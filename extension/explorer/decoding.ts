@@ -2,6 +2,7 @@
 // (every FiatTokenV2_2 function and event, amounts in token units), of contracts the user gave an
 // ABI for (the AbiBook), and otherwise the 4-byte selector and the raw topics. Pure: no vscode
 // import, no I/O.
+import { DEPOSIT_TYPE, depositSummary } from './opStackDisplay';
 import { Interface, type InterfaceAbi, type LogDescription, type ParamType, type TransactionDescription } from 'ethers';
 import { STABLE_TOKEN_ABI } from '../../mock-node/tokenKit/index';
 import { shortHex, tokenUnits, weiAsEth } from './format';
@@ -118,6 +119,8 @@ export function inputOf(tx: Record<string, unknown>): string {
  * transfer, a contract creation, or the selector of a call nobody named.
  */
 export function decodeTransaction(tx: Record<string, unknown>, ctx: DecodeContext, created?: string): Decoded {
+  // An OP Stack deposit says what it is (the L1-attributes deposit opens every block).
+  if (tx.type === DEPOSIT_TYPE) return { name: 'deposit', summary: depositSummary(tx), args: [], source: 'plain' };
   const input = inputOf(tx);
   const to = typeof tx.to === 'string' ? tx.to : undefined;
   const value = typeof tx.value === 'string' ? tx.value : '0x0';

@@ -1,6 +1,7 @@
 // The transaction page as text (an Otterscan-like read-only document): the stage, overview,
 // decoded input, gas, token movements, decoded logs, the receipt, the call trace. Pure: the
 // reads are the caller's (transactionPage.ts). No vscode import.
+import { feeBreakdown } from './opStackDisplay';
 import type { ReceiptJson, TransactionJson } from './chainData';
 import { decodeLog, decodeTransaction, inputOf, type DecodeContext } from './decoding';
 import { hexAsDecimal, hexAsTime, hexToBigInt, weiAsEth } from './format';
@@ -124,7 +125,15 @@ export function transactionPageText(data: PageData): string {
   out.push(line('  limit', hexAsDecimal(tx.gas)));
   out.push(line('  used', gasUsed !== undefined ? `${gasUsed}${hexToBigInt(tx.gas) ? ` (${(Number(gasUsed * 10000n / hexToBigInt(tx.gas)!) / 100).toFixed(2)} %)` : ''}` : '(no receipt yet)'));
   out.push(line('  price', gasPrice !== undefined ? `${gasPrice} wei` : '?'));
-  out.push(line('  fee', gasPrice !== undefined && gasUsed !== undefined ? weiAsEth(`0x${(gasPrice * gasUsed).toString(16)}`) : '(no receipt yet)'));
+  const opStackFees = receipt ? feeBreakdown(receipt as Record<string, unknown>) : undefined;
+  if (opStackFees) {
+    // An OP Stack chain: the L1 data fee is paid on top of the L2 fee.
+    out.push(line('  L2 fee', weiAsEth(`0x${opStackFees.l2Fee.toString(16)}`)));
+    out.push(line('  L1 fee', `${weiAsEth(`0x${opStackFees.l1Fee.toString(16)}`)}${typeof receipt!.l1GasUsed === 'string' ? ` (L1 gas ${hexAsDecimal(receipt!.l1GasUsed)} at ${hexAsDecimal(receipt!.l1GasPrice)} wei)` : ''}`));
+    out.push(line('  total fee', weiAsEth(`0x${opStackFees.total.toString(16)}`)));
+  } else {
+    out.push(line('  fee', gasPrice !== undefined && gasUsed !== undefined ? weiAsEth(`0x${(gasPrice * gasUsed).toString(16)}`) : '(no receipt yet)'));
+  }
 
   out.push('', `Input: ${decoded.source === 'selector' ? `selector ${decoded.name} (no ABI names it)` : `${decoded.name}${decoded.selector ? ` ${decoded.selector}` : ''}`}${decoded.abiSource ? ` (ABI ${decoded.abiSource})` : ''}`);
   for (const a of decoded.args) out.push(`  ${a.name} (${a.type}): ${a.value}${a.value !== a.raw ? `  [${a.raw}]` : ''}`);

@@ -24,6 +24,7 @@ import { maskUrl } from '../rpc/endpointUrl';
 import { readMockNodeOptionsSetting } from '../settings';
 import type { SlotSetting } from '../explorer/chainData';
 import { channelSink, followChannelLevel, thresholdForChannel } from './nodeLogBridge';
+import { mockEndpointNames } from './mockEndpointNames';
 
 export const MOCK_RUNNING_CONTEXT_KEY = 'chainExplorer.mockNodeRunning';
 export const MOCK_STOPPED_CONTEXT_KEY = 'chainExplorer.mockNodeStopped';
@@ -118,11 +119,12 @@ export class MockNodeService implements vscode.Disposable {
       defaultAccounts: accounts,
       defaultStorageSlots: tokenSlots(node.tokenAddress, accounts[0]),
     };
+    const names = mockEndpointNames(node.chainLabel);
     const endpoints: Endpoint[] = [
       // The node answers WebSocket on the same port and paths as HTTP.
-      { ...common, id: 'ep:mock:public', name: 'Mock node (public)', url: node.url, displayUrl: node.url, wsUrl: node.wsUrl },
+      { ...common, id: 'ep:mock:public', name: names.public, url: node.url, displayUrl: node.url, wsUrl: node.wsUrl },
       {
-        ...common, id: 'ep:mock:dedicated', name: 'Mock node (dedicated)', url: node.dedicatedUrl, displayUrl: maskUrl(node.dedicatedUrl),
+        ...common, id: 'ep:mock:dedicated', name: names.dedicated, url: node.dedicatedUrl, displayUrl: maskUrl(node.dedicatedUrl),
         wsUrl: node.dedicatedWsUrl,
       },
     ];

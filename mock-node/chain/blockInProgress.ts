@@ -2,6 +2,7 @@
 // publishes an immutable snapshot (a BlockRecord with sealed = false) that every `pending` read
 // answers from. Sealing turns the last snapshot into the sealed block.
 import { EMPTY_LOGS_BLOOM, LogsBloom } from '../encoding/bloom';
+import { depositReceiptTail } from '../encoding/depositTransaction';
 import { bytesHex, hexBytes, uintBytes, wordBytes } from '../encoding/bytes';
 import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from '../encoding/header';
 import type { Hex } from '../encoding/hex';
@@ -177,6 +178,7 @@ const EMPTY_BLOOM_ITEM = encodeBytes(new Uint8Array(256));
 
 /** encodeReceipt as bytes, built directly (what the receipts trie hashes). */
 export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8Array {
+  if (receipt.deposit !== undefined) return depositReceiptBytes(type, receipt);
   if (receipt.logs.length === 0 && receipt.logsBloom === EMPTY_LOGS_BLOOM) return receiptWithoutLogs(type, receipt.status, receipt.cumulativeGasUsed);
   const logs = receipt.logs.map((log) =>
     encodeList([encodeBytes(hexBytes(log.address)), encodeList(log.topics.map((topic) => encodeBytes(hexBytes(topic)))), encodeBytes(hexBytes(log.data))]),
@@ -188,6 +190,24 @@ export function encodeReceiptBytes(type: number, receipt: ReceiptRecord): Uint8A
     encodeList(logs),
   ]);
   if (type === 0) return body;
+  const typed = new Uint8Array(body.length + 1);
+  typed[0] = type;
+  typed.set(body, 1);
+  return typed;
+}
+
+/** A deposit's receipt: the four usual items, then its nonce and receipt version (encoding/depositTransaction.ts). */
+function depositReceiptBytes(type: number, receipt: ReceiptRecord): Uint8Array {
+  const logs = receipt.logs.map((log) =>
+    encodeList([encodeBytes(hexBytes(log.address)), encodeList(log.topics.map((topic) => encodeBytes(hexBytes(topic)))), encodeBytes(hexBytes(log.data))]),
+  );
+  const body = encodeList([
+    encodeBytes(uintBytes(receipt.status)),
+    encodeBytes(uintBytes(receipt.cumulativeGasUsed)),
+    encodeBytes(hexBytes(receipt.logsBloom)),
+    encodeList(logs),
+    ...depositReceiptTail(receipt.deposit!),
+  ]);
   const typed = new Uint8Array(body.length + 1);
   typed[0] = type;
   typed.set(body, 1);

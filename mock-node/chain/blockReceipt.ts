@@ -10,6 +10,7 @@ import type { ReceiptRecord } from './types';
 export type AppliedReceipt = Omit<ReceiptRecord, 'cumulativeGasUsed' | 'logsBloom'>;
 
 export function blockReceipt(applied: AppliedReceipt, cumulativeGasUsed: bigint): ReceiptRecord {
+  if (applied.deposit !== undefined || applied.l1Fee !== undefined) return opStackReceipt(applied, cumulativeGasUsed);
   const logsBloom = bloomOfLogs(applied.logs);
   if (!('revertData' in applied) && !('revertReason' in applied)) {
     return {
@@ -36,5 +37,14 @@ export function blockReceipt(applied: AppliedReceipt, cumulativeGasUsed: bigint)
   };
   if (!('revertData' in applied)) delete receipt.revertData;
   if (!('revertReason' in applied)) delete receipt.revertReason;
+  return receipt;
+}
+
+/** An OP Stack receipt (--chain base): a deposit's fields or the L1 fee kept after the usual ones. */
+function opStackReceipt(applied: AppliedReceipt, cumulativeGasUsed: bigint): ReceiptRecord {
+  const { deposit, l1Fee, ...usual } = applied;
+  const receipt = blockReceipt(usual, cumulativeGasUsed);
+  if (deposit !== undefined) receipt.deposit = deposit;
+  if (l1Fee !== undefined) receipt.l1Fee = l1Fee;
   return receipt;
 }

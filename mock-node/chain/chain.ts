@@ -15,10 +15,14 @@ import { MissRecorder, runRecorded } from '../state/missRecorder';
 import type { ForkBase } from './forkBase';
 import type { StateLayer, StateReader } from '../state/worldState';
 import { applyTransaction, type NativeContracts } from '../execution/execute';
+import { applyOpStackTransaction, type ApplyTransaction } from '../execution/opStack/opStackExecution';
+import { l1AttributesDeposit, l1OriginFor, storedL1Origin } from '../execution/opStack/l1Attributes';
+import { presetByName, type OpStackRules } from '../presets/chainPresets';
 import type { BlockEnvironment } from '../execution/nativeContract';
 import { maxFeePerGas, priorityFeePerGas, validateStatic } from '../execution/transaction';
 import type { Logger } from '../logger';
 import { ChainError } from '../encoding/errors';
+import { L1_ATTRIBUTES_DEPOSITOR } from '../encoding/depositTransaction';
 import { nextBaseFee } from './baseFee';
 import { BlockInProgress } from './blockInProgress';
 import { HeadStateView } from './headState';
@@ -137,6 +141,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   private nextBaseFee: bigint | undefined;
   private initialClock = this.clock.save();
   private instance: Hex = '0x' + secureRandomHex(32);
+  /** A preset's OP Stack rules (--chain base): every block opens with its L1-attributes deposit. */
+  private readonly opStack: OpStackRules | undefined;
+  /** How a transaction executes on this chain: chosen once, for the builder and the trace replay. */
+  readonly applyTransaction: ApplyTransaction;
 
   private constructor(
     readonly options: MockNodeOptions,
@@ -150,6 +158,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.perBlock = flashblocksPerBlock(options);
     this.mining = options.auto ? { kind: 'interval', blockMs: options.blockTimeMs } : { kind: 'none' };
     this.gasLimit = options.gasLimit;
+    this.opStack = options.chain === undefined ? undefined : presetByName(options.chain)?.opStack;
+    this.applyTransaction = this.opStack ? applyOpStackTransaction : applyTransaction;
   }
 
   static async create(options: MockNodeOptions, contracts: NativeContracts, alloc: GenesisAlloc, logger: Logger, fork?: ForkBase): Promise<Chain> {
@@ -282,7 +292,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** The pool: transactions pre-confirmed in the pending block, then those still queued. */
   pool(): { preconfirmed: TransactionRecord[]; queued: TransactionRecord[] } {
-    return { preconfirmed: this.pendingSnapshot.transactions.map((item) => item.tx), queued: this.queue.list() };
+    return { preconfirmed: userTransactions(this.pendingSnapshot.transactions), queued: this.queue.list() };
   }
 
   /** A sealed block of the canonical chain; undefined above the head; a block-pruned ChainError below the oldest kept. */
@@ -469,7 +479,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       // Merged only after a run that missed nothing: a run over empty values is thrown away whole.
       const { result, trial } = await runRecorded(this.fetchMissing, () => draft, async (reader) => {
         const trial = new StateDraft(reader);
-        const result = await applyTransaction(trial, tx, env, this.contracts, gasLeft, logCount, index);
+        const result = await this.applyTransaction(trial, tx, env, this.contracts, gasLeft, logCount, index);
         // The flashblock's commit compares with the block's state: what it will read, fetched now.
         const before = new MissRecorder(base);
         trial.readWhatCommitCompares(before);
@@ -875,8 +885,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       const old = this.blocks.slice(Number(base) + 1 - this.oldest);
       const replay = old.map((block) => this.systemChanges.get(block.header.number) ?? []);
       const pendingReplay = this.systemChanges.get(head + 1n) ?? [];
-      const plan = arrange(old.map((block) => block.transactions.map((item) => item.tx)));
-      const pendingTxs = this.building.included.map((item) => item.tx);
+      const plan = arrange(old.map((block) => userTransactions(block.transactions)));
+      const pendingTxs = userTransactions(this.building.included);
       const queued = this.queue.clear();
       const clock = this.clock.save();
       const nextBaseFeeSetting = this.nextBaseFee;
@@ -962,6 +972,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     const gasCap = this.flashblockGasCap(block.flashblockIndex + 1);
     let logCount = block.logs.length;
     let progress = true;
+    // On an OP Stack chain flashblock 0 holds the block's L1-attributes deposit alone.
+    if (this.opStack !== undefined && block.flashblockIndex === -1) {
+      added.push(await this.l1AttributesDeposit(block, draft, env));
+      progress = false;
+    }
     while (progress && this.queue.size > taken.size) {
       progress = false;
       // An indexed loop over the queue's snapshot: the array iterator's optimized code met another
@@ -981,7 +996,7 @@ export class Chain extends EventEmitter<ChainEvents> {
           }
           result = forked;
         } else {
-          const applied = applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
+          const applied = this.applyTransaction(draft, tx, env, this.contracts, gasCap - gasUsed, logCount, index);
           // Only a transaction that meets EVM code is asynchronous.
           result = applied instanceof Promise ? await applied : applied;
         }
@@ -1003,7 +1018,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         progress = true;
       }
     }
-    if (added.length > 0) block.timestampFixed = true;
+    if (added.length > 0 && !(added.length === 1 && added[0].tx.deposit)) block.timestampFixed = true;
     const state = await this.stateTrie.commit(block.state, draft);
     block.append(added, state);
     block.flashblockIndex++;
@@ -1018,6 +1033,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     for (const { tx, reason } of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason }));
     this.emit('flashblock', this.pendingSnapshot, added);
     return this.pendingSnapshot;
+  }
+
+  /** Runs the block's L1-attributes deposit (its origin follows the parent's, as L1Block stored it) as transaction 0. */
+  private async l1AttributesDeposit(block: BlockInProgress, draft: StateDraft, env: BlockEnvironment): Promise<IncludedTransaction> {
+    const rules = this.opStack!;
+    const origin = l1OriginFor(block.timestamp, storedL1Origin(draft), rules.l1);
+    const tx = l1AttributesDeposit(origin, rules, draft.account(L1_ATTRIBUTES_DEPOSITOR).nonce);
+    let result = this.applyTransaction(draft, tx, env, this.contracts, block.params.gasLimit, 0, 0);
+    if (result instanceof Promise) result = await result;
+    if ('problem' in result) throw new Error(`L1-attributes deposit not applied: ${result.problem}`);
+    return { tx, index: 0, receipt: blockReceipt(result.receipt, result.receipt.gasUsed) };
   }
 
   private async seal(): Promise<BlockRecord> {
@@ -1118,7 +1144,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * Drops the pending block and builds it again over the same parent: `keep` (by default its
    * transactions) first, then the queue; the block's system changes are replayed. A step of a change.
    */
-  private async rebuildPending(keep: TransactionRecord[] = this.building.included.map((item) => item.tx)): Promise<void> {
+  private async rebuildPending(keep: TransactionRecord[] = userTransactions(this.building.included)): Promise<void> {
     const number = this.building.number;
     const replay = this.systemChanges.get(number) ?? [];
     this.systemChanges.delete(number);
@@ -1154,4 +1180,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (remaining.length) this.waiters.set(hash, remaining);
     else this.waiters.delete(hash);
   }
+}
+
+/** A block's transactions less its deposits: what a reorg or a rebuild queues again (a new block makes its own deposit). */
+function userTransactions(included: readonly IncludedTransaction[]): TransactionRecord[] {
+  const out: TransactionRecord[] = [];
+  for (let i = 0; i < included.length; i++) if (included[i].tx.deposit === undefined) out.push(included[i].tx);
+  return out;
 }

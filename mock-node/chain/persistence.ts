@@ -18,10 +18,13 @@ import type { Hex } from '../encoding/hex';
 import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from './types';
 import { encodeReceipt } from './blockInProgress';
 import { bloomOfLogs } from '../encoding/bloom';
+import { hexBytes } from '../encoding/bytes';
 import { orderedTrieRoot } from '../encoding/tries';
 import { decodeImpersonated, decodeRawTransaction } from '../execution/transaction';
 import { scrubSecrets } from '../redact';
 import { checkSavedStateShape, StateFileError } from '../state/savedStateShape';
+import { decodeDepositTransaction } from '../encoding/depositTransaction';
+import { depositRecord } from '../execution/opStack/l1Attributes';
 import { PRUNED_STATE_VERSION, STATE_FORMAT, STATE_VERSION, STATE_VERSIONS, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from '../state/savedState';
 import type { MockNodeOptions } from '../options';
 import { StateDraft, type AccountRecord, type StateLayer } from '../state/worldState';
@@ -82,6 +85,15 @@ function saveReceipt(receipt: ReceiptRecord): SavedReceipt {
   };
   if (receipt.revertReason !== undefined) saved.revertReason = receipt.revertReason;
   if (receipt.revertData !== undefined) saved.revertData = receipt.revertData;
+  if (receipt.deposit !== undefined) saved.deposit = { depositNonce: hx(receipt.deposit.depositNonce), depositReceiptVersion: hx(BigInt(receipt.deposit.depositReceiptVersion)) };
+  const l1 = receipt.l1Fee;
+  if (l1 !== undefined) {
+    saved.l1Fee = {
+      l1Fee: hx(l1.l1Fee), l1GasPrice: hx(l1.l1GasPrice), l1GasUsed: hx(l1.l1GasUsed),
+      l1BaseFeeScalar: hx(l1.l1BaseFeeScalar), l1BlobBaseFee: hx(l1.l1BlobBaseFee), l1BlobBaseFeeScalar: hx(l1.l1BlobBaseFeeScalar),
+      operatorFeeScalar: hx(l1.operatorFeeScalar), operatorFeeConstant: hx(l1.operatorFeeConstant),
+    };
+  }
   return saved;
 }
 
@@ -106,7 +118,8 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
     });
     previous = block.state;
   }
-  const unsealed = [...chain.pending.transactions.map((item) => item.tx), ...chain.queuedTransactions()];
+  // The pending block's deposit is not kept: the block is built again, with its own, on restore.
+  const unsealed = [...chain.pending.transactions.filter((item) => item.tx.deposit === undefined).map((item) => item.tx), ...chain.queuedTransactions()];
   const clock = chain.clockState();
   // The state setters' changes since the newest block sealed (the current state, not in any block yet).
   const latest = chain.latest;
@@ -149,6 +162,18 @@ function decodeTransaction([encoded, from]: [string, string], where: string): Tr
   }
   if (signed) throw new StateFileError(`${where}: transaction ${signed.hash} is signed by ${signed.from.toLowerCase()}, not by ${sender} as the file says`);
   throw new StateFileError(`${where}: cannot decode a transaction: ${scrubSecrets(problem?.message ?? 'unreadable')}`);
+}
+
+/** A deposit transaction (OP Stack, type 0x7e) from its bytes; its record's nonce is its receipt's depositNonce. */
+function decodeDeposit([encoded, from]: [string, string], depositNonce: bigint, where: string): TransactionRecord {
+  let tx: TransactionRecord;
+  try {
+    tx = depositRecord(decodeDepositTransaction(hexBytes(encoded)), depositNonce);
+  } catch (error) {
+    throw new StateFileError(`${where}: cannot decode a deposit: ${(error as Error).message}`);
+  }
+  if (tx.from !== from.toLowerCase()) throw new StateFileError(`${where}: deposit ${tx.hash} is from ${tx.from}, not from ${from} as the file says`);
+  return tx;
 }
 
 /** Checks what the header commits to besides the state: transactions, receipts, logs bloom, gas used. */
@@ -227,8 +252,8 @@ export async function importState(chain: Chain, options: MockNodeOptions, raw: u
     const transactions: IncludedTransaction[] = [];
     const logs: LogRecord[] = [];
     for (const [index, raw] of savedBlock.transactions.entries()) {
-      const tx = decodeTransaction(raw, where);
       const r = savedBlock.receipts[index];
+      const tx = r.deposit ? decodeDeposit(raw, BigInt(r.deposit.depositNonce), where) : decodeTransaction(raw, where);
       const receiptLogs: LogRecord[] = r.logs.map((log, i) => ({
         address: log.address,
         topics: log.topics,
@@ -249,6 +274,15 @@ export async function importState(chain: Chain, options: MockNodeOptions, raw: u
       };
       if (r.revertReason !== undefined) receipt.revertReason = r.revertReason;
       if (r.revertData !== undefined) receipt.revertData = r.revertData;
+      if (r.deposit) receipt.deposit = { depositNonce: BigInt(r.deposit.depositNonce), depositReceiptVersion: Number(BigInt(r.deposit.depositReceiptVersion)) };
+      if (r.l1Fee) {
+        const f = r.l1Fee;
+        receipt.l1Fee = {
+          l1Fee: BigInt(f.l1Fee), l1GasPrice: BigInt(f.l1GasPrice), l1GasUsed: BigInt(f.l1GasUsed),
+          l1BaseFeeScalar: BigInt(f.l1BaseFeeScalar), l1BlobBaseFee: BigInt(f.l1BlobBaseFee), l1BlobBaseFeeScalar: BigInt(f.l1BlobBaseFeeScalar),
+          operatorFeeScalar: BigInt(f.operatorFeeScalar), operatorFeeConstant: BigInt(f.operatorFeeConstant),
+        };
+      }
       transactions.push({ tx, receipt, index });
     }
     await verifyBlockContents(blockHeader, transactions, logs, where);

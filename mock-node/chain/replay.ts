@@ -1,7 +1,7 @@
 // Re-executes a block's transactions from its parent's state, each in order, so a tracer can
 // watch one of them (debug_traceTransaction, debug_traceBlockBy*). The replay runs the same
 // applyTransaction the builder ran, in the block's environment; it changes nothing.
-import { applyTransaction, type NativeContracts } from '../execution/execute';
+import type { NativeContracts } from '../execution/execute';
 import type { ExecutionTracer } from '../execution/trace/recorder';
 import { StateDraft, type StateReader } from '../state/worldState';
 import type { Chain } from './chain';
@@ -39,7 +39,7 @@ export async function replayBlock(
   for (const included of block.transactions.slice(0, last + 1)) {
     const draft = new StateDraft(current);
     const tracer = tracerFor(included);
-    let result = applyTransaction(draft, included.tx, env, contracts, block.header.gasLimit - gasUsed, logCount, included.index, tracer);
+    let result = chain.applyTransaction(draft, included.tx, env, contracts, block.header.gasLimit - gasUsed, logCount, included.index, tracer);
     if (result instanceof Promise) result = await result;
     replayed.push({ included, pre: current, post: draft, gasUsed: 'problem' in result ? 0n : result.receipt.gasUsed });
     current = draft;

@@ -88,6 +88,8 @@ class Words {
 function compactable(item: IncludedTransaction, index: number, firstLog: number): boolean {
   const { tx, receipt } = item;
   if (item.index !== index || !WORD.test(tx.hash) || !ADDRESS.test(tx.from) || !DATA.test(tx.encoded)) return false;
+  // An OP Stack receipt's own fields (a deposit's, an L1 fee) are not in the compact bytes: such a record is kept whole.
+  if (receipt.deposit !== undefined || receipt.l1Fee !== undefined) return false;
   if (receipt.status !== 0 && receipt.status !== 1) return false;
   if (receipt.gasUsed < 0n || receipt.cumulativeGasUsed < 0n || receipt.effectiveGasPrice < 0n) return false;
   if (quantityBytes(receipt.gasUsed) > 255 || quantityBytes(receipt.cumulativeGasUsed) > 255 || quantityBytes(receipt.effectiveGasPrice) > 255) return false;

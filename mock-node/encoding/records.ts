@@ -63,6 +63,24 @@ export interface ReceiptRecord {
   revertData?: Hex;
   /** A deposit's receipt fields (type 0x7e only). */
   deposit?: DepositReceiptFields;
+  /** On an OP Stack chain (--chain base), every other transaction's L1 data fee, which its sender paid. */
+  l1Fee?: L1FeeReceiptFields;
+}
+
+/** The L1 fee fields of an OP Stack receipt (Ecotone, Fjord, Isthmus), as op-geth names them. */
+export interface L1FeeReceiptFields {
+  /** Wei the sender paid for the transaction's share of L1 data. */
+  l1Fee: bigint;
+  /** The L1 base fee (wei) the fee was computed with. */
+  l1GasPrice: bigint;
+  /** The L1 gas the transaction's data is estimated to take (Fjord: estimated size × 16 / 10⁶). */
+  l1GasUsed: bigint;
+  l1BaseFeeScalar: bigint;
+  l1BlobBaseFee: bigint;
+  l1BlobBaseFeeScalar: bigint;
+  /** Isthmus: the operator fee's parameters (the fee is gasUsed × scalar / 10⁶ + constant). */
+  operatorFeeScalar: bigint;
+  operatorFeeConstant: bigint;
 }
 
 export interface IncludedTransaction {

@@ -11,6 +11,7 @@ import { storageOf, type NativeContracts } from '../execution/execute';
 import type { MockNodeOptions } from '../options';
 import { codeHash, EMPTY_TRIE_ROOT, rememberCodeHash, StateTrie } from '../state/stateTrie';
 import { StateDraft, EMPTY_ACCOUNT, type AccountRecord, type StateReader } from '../state/worldState';
+import { placeOpStackPredeploys } from './opStackPredeploys';
 import { DEFAULT_GENESIS, DEFAULT_GENESIS_INPUTS, type GenesisConstants } from './defaultGenesis';
 
 /**
@@ -18,8 +19,8 @@ import { DEFAULT_GENESIS, DEFAULT_GENESIS_INPUTS, type GenesisConstants } from '
  * (mnemonic, count) and their ETH, the chain id (the token's domain separator) and the token.
  */
 export function genesisInputs(options: MockNodeOptions): string {
-  const { mnemonic, accounts, balance, chainId, token } = options;
-  return JSON.stringify({ mnemonic, accounts, balance: String(balance), chainId: String(chainId), token: { ...token, balance: String(token.balance) } });
+  const { mnemonic, accounts, balance, chainId, token, chain } = options;
+  return JSON.stringify({ mnemonic, accounts, balance: String(balance), chainId: String(chainId), token: { ...token, balance: String(token.balance) }, ...(chain ? { chain } : {}) });
 }
 
 /** The accounts with their ETH and code, and (unless `withStorage` is false) every contract's genesis storage. */
@@ -27,6 +28,7 @@ function allocOf(options: MockNodeOptions, accounts: DevAccounts, contracts: Nat
   const empty: StateReader = { account: () => EMPTY_ACCOUNT, storage: () => 0n };
   const draft = new StateDraft(empty);
   for (const address of accounts.addresses()) draft.setAccount(address, { nonce: 0n, balance: options.balance, code: '0x' });
+  if (options.chain !== undefined) placeOpStackPredeploys(draft);
   for (const contract of contracts.all()) {
     draft.setAccount(contract.address, { nonce: 1n, balance: 0n, code: contract.code });
     // Nonce 0, as code placed without a creation has (anvil_setCode on USDC's side of the tests).

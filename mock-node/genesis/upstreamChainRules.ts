@@ -1,19 +1,16 @@
 // The one place where the upstream's chain id decides a forked chain's rules. Today: where the
-// chain's USDC lives, so that a fork of Base or Base Sepolia runs the real USDC as the token
-// unless --token-address says otherwise. The Base preset (presetForChainId, OP Stack block
-// building and L1 fees) is meant to be looked up here too.
+// chain's USDC lives (the chain preset's token), so that a fork of Base or Base Sepolia runs the
+// real USDC as the token unless --token-address says otherwise. The preset's OP Stack block rules
+// are not applied to a fork's own blocks yet (docs/forking.md says so).
 import type { Hex } from '../encoding/hex';
+import { presetForChainId } from '../presets/chainPresets';
 
 export interface UpstreamChainRules {
   /** Circle's USDC on that chain: the fork's token when --token-address is not given. */
   usdc?: Hex;
 }
 
-const RULES: ReadonlyMap<bigint, UpstreamChainRules> = new Map([
-  [8453n, { usdc: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' }],
-  [84532n, { usdc: '0x036cbd53842c5426634e7929541ec2318f3dcf7e' }],
-]);
-
 export function rulesForUpstreamChain(chainId: bigint): UpstreamChainRules {
-  return RULES.get(chainId) ?? {};
+  const preset = presetForChainId(chainId);
+  return preset === undefined ? {} : { usdc: preset.token.address.toLowerCase() };
 }

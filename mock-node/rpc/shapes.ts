@@ -76,6 +76,7 @@ export function transactionJson(tx: TransactionRecord, ref: BlockRef | null, ind
     value: quantity(tx.value),
     input: tx.input,
   };
+  if (tx.deposit !== undefined) return depositJson(tx, json);
   if (tx.chainId !== null) json.chainId = quantity(tx.chainId);
   if (tx.type === 2) {
     json.maxFeePerGas = quantity(tx.maxFeePerGas!);
@@ -94,7 +95,47 @@ export function transactionJson(tx: TransactionRecord, ref: BlockRef | null, ind
   return json;
 }
 
+/**
+ * An OP Stack deposit (type 0x7e) as Base's node answers it: gasPrice 0, v, r, s 0, the deposit's
+ * sourceHash and mint, isSystemTx only when true, and depositReceiptVersion; `nonce` is the
+ * depositor's nonce (the receipt's depositNonce).
+ */
+function depositJson(tx: TransactionRecord, json: Json): Json {
+  const deposit = tx.deposit!;
+  json.gasPrice = '0x0';
+  json.v = '0x0';
+  json.r = '0x0';
+  json.s = '0x0';
+  json.sourceHash = deposit.sourceHash;
+  json.mint = quantity(deposit.mint);
+  if (deposit.isSystemTx) json.isSystemTx = true;
+  json.depositReceiptVersion = '0x1';
+  return json;
+}
+
 export function receiptJson(block: BlockRecord, included: IncludedTransaction, identity: PendingIdentity): Json {
+  const json = plainReceiptJson(block, included, identity);
+  const receipt = included.receipt;
+  if (receipt.deposit !== undefined) {
+    json.depositNonce = quantity(receipt.deposit.depositNonce);
+    json.depositReceiptVersion = quantity(receipt.deposit.depositReceiptVersion);
+  }
+  const l1 = receipt.l1Fee;
+  if (l1 !== undefined) {
+    // op-geth's names and order (Isthmus: no l1FeeScalar; the operator fee's parameters).
+    json.l1GasPrice = quantity(l1.l1GasPrice);
+    json.l1GasUsed = quantity(l1.l1GasUsed);
+    json.l1Fee = quantity(l1.l1Fee);
+    json.l1BaseFeeScalar = quantity(l1.l1BaseFeeScalar);
+    json.l1BlobBaseFee = quantity(l1.l1BlobBaseFee);
+    json.l1BlobBaseFeeScalar = quantity(l1.l1BlobBaseFeeScalar);
+    json.operatorFeeScalar = quantity(l1.operatorFeeScalar);
+    json.operatorFeeConstant = quantity(l1.operatorFeeConstant);
+  }
+  return json;
+}
+
+function plainReceiptJson(block: BlockRecord, included: IncludedTransaction, identity: PendingIdentity): Json {
   const ref = blockRef(block, identity);
   const { tx, receipt } = included;
   // No revertReason: ReceiptInfo allows no other field (additionalProperties: false), and geth

@@ -29,6 +29,10 @@ export interface SavedReceipt {
   contractAddress: string | null;
   revertReason?: string;
   revertData?: string;
+  /** An OP Stack deposit's receipt fields (--chain base): hex quantities. */
+  deposit?: { depositNonce: string; depositReceiptVersion: string };
+  /** An OP Stack receipt's L1 fee fields (--chain base): hex quantities, op-geth's names. */
+  l1Fee?: Record<'l1Fee' | 'l1GasPrice' | 'l1GasUsed' | 'l1BaseFeeScalar' | 'l1BlobBaseFee' | 'l1BlobBaseFeeScalar' | 'operatorFeeScalar' | 'operatorFeeConstant', string>;
 }
 
 export interface SavedBlock {

@@ -73,6 +73,14 @@ function checkReceipt(c: Checker, raw: unknown, name: string): void {
   if (r.contractAddress !== null) c.matches(r.contractAddress, ADDRESS, `${name}.contractAddress`, 'an address or null');
   if (r.revertReason !== undefined && typeof r.revertReason !== 'string') c.fail(`${name}.revertReason must be a string`);
   if (r.revertData !== undefined) c.matches(r.revertData, DATA, `${name}.revertData`, 'hex bytes');
+  if (r.deposit !== undefined) {
+    const deposit = c.object(r.deposit, `${name}.deposit`);
+    for (const field of ['depositNonce', 'depositReceiptVersion']) c.quantity(deposit[field], `${name}.deposit.${field}`);
+  }
+  if (r.l1Fee !== undefined) {
+    const l1Fee = c.object(r.l1Fee, `${name}.l1Fee`);
+    for (const field of ['l1Fee', 'l1GasPrice', 'l1GasUsed', 'l1BaseFeeScalar', 'l1BlobBaseFee', 'l1BlobBaseFeeScalar', 'operatorFeeScalar', 'operatorFeeConstant']) c.quantity(l1Fee[field], `${name}.l1Fee.${field}`);
+  }
   c.list(r.logs, `${name}.logs`).forEach((rawLog, i) => {
     const log = c.object(rawLog, `${name}.logs[${i}]`);
     c.matches(log.address, ADDRESS, `${name}.logs[${i}].address`, 'an address');

@@ -8,6 +8,8 @@ import { AUTHORIZATION_PRIMARY_TYPES, CAPTURE_ROUTES } from '../../authorization
 import { segmentAt, type ParsedRpcDocument } from './document';
 import { BLOCK_OBJECT_FIELDS, BLOCK_TAGS, FILTER_FIELDS, TRANSACTION_FIELDS, methodSpec } from '../../../mock-node/catalog/index';
 import { HTTP_METHODS, TAG_DOCS, methodMarkdown } from './methods';
+import { allPresets, type ChainPreset } from '../../../mock-node/presets/index';
+import { getAddress } from 'ethers';
 
 export type CompletionKind = 'method' | 'value' | 'property' | 'snippet' | 'keyword';
 
@@ -128,6 +130,26 @@ export function directiveCompletions(text: string, offset: number, endpointNames
   return values.map((v) => ({ label: v, kind: 'value' as const, insertText: v, filterText: v, offset: start, length: text.slice(start, end).trimEnd().length }));
 }
 
+/**
+ * Values of an authorization's EIP-712 domain for the chains the mock node imitates (--chain base,
+ * base-sepolia: USDC's name, version, chain id and address there), so a Base authorization is
+ * written without looking them up.
+ */
+function domainValueCompletions(field: string, range: { offset: number; length: number }): CompletionEntry[] | undefined {
+  const presets = allPresets();
+  const detail = (p: ChainPreset) => `${p.token.symbol} on ${p.label} (${p.chainId})`;
+  if (field === 'chainId') {
+    return presets.map((p) => ({ label: String(p.chainId), kind: 'value' as const, detail: p.label, insertText: String(p.chainId), filterText: String(p.chainId), ...range }));
+  }
+  if (field === 'verifyingContract') return quoted(presets.map((p) => ({ label: getAddress(p.token.address), kind: 'value' as const, detail: detail(p) })), range);
+  if (field === 'name' || field === 'version') {
+    const values = new Map<string, string[]>();
+    for (const p of presets) values.set(p.token[field], [...(values.get(p.token[field]) ?? []), detail(p)]);
+    return quoted([...values].map(([label, on]) => ({ label, kind: 'value' as const, detail: on.join(', ') })), range);
+  }
+  return undefined;
+}
+
 export function authorizationCompletions(text: string, offset: number): CompletionEntry[] {
   const location = getLocation(text, offset);
   const range = replaceRange(text, location, 0, offset);
@@ -145,6 +167,10 @@ export function authorizationCompletions(text: string, offset: number): Completi
   }
   if (path.length === 1 && path[0] === 'primaryType') {
     return quoted(AUTHORIZATION_PRIMARY_TYPES.map((label) => ({ label, kind: 'value' as const, documentation: FIELD_DOCS.primaryType })), range);
+  }
+  if (path.length === 2 && path[0] === 'domain') {
+    const domain = domainValueCompletions(String(path[1]), range);
+    if (domain) return domain;
   }
   if (path.length === 1 && path[0] === 'captureRoute') {
     return quoted(CAPTURE_ROUTES.map((label) => ({ label, kind: 'value' as const, documentation: FIELD_DOCS.captureRoute })), range);

@@ -42,7 +42,9 @@ export const chainInfoMethods: MethodTable = {
       baseFees.push(quantity(block.header.baseFeePerGas));
       ratios.push(Number(block.header.gasUsed) / Number(block.header.gasLimit));
       if (percentiles) {
+        // A deposit (OP Stack) buys no gas: it has no tip to count.
         const tips = block.transactions
+          .filter((item) => item.tx.deposit === undefined)
           .map((item) => item.receipt.effectiveGasPrice - block.header.baseFeePerGas)
           .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
         rewards.push((percentiles as number[]).map((p) => quantity(tips.length ? tips[Math.min(tips.length - 1, Math.floor((p / 100) * tips.length))] : 0n)));

@@ -30,9 +30,13 @@ import { bodyLimit, profileForPath, type HttpOptions } from '../server';
 import { NotificationResult, SubscriptionHub, type SubscriptionClient } from './subscriptions';
 import { ENVELOPE_END, writeNotificationFrame, type Notification } from './notificationFrames';
 
-/** A reply's text, or a notification (its envelope around a result shared with other sockets). */
-type QueuedFrame = string | Notification;
+/** A reply's text, or a notification (its envelope around a result shared with other sockets), or a binary frame (the flashblocks stream's brotli). */
+type QueuedFrame = string | Notification | Buffer;
 import { jsonText } from '../jsonText';
+import { FlashblocksFeed, type FlashblockFrame } from '../flashblocks/flashblocksFeed';
+
+/** The flashblocks stream's path (with a chain preset): JSON text frames, or brotli binary frames with ?encoding=brotli. */
+export const FLASHBLOCKS_PATH = '/flashblocks';
 
 export const SLOW_CONSUMER_CLOSE_CODE = 1008;
 /** RFC 6455 "try again later": the node is at its connection or total buffer limit. */
@@ -112,6 +116,11 @@ class Connection implements SubscriptionClient {
     this.queue(text, text.length, this.waiting);
   }
 
+  /** A stream frame (flashblocks): like a notification, only what earlier events left unsent counts. */
+  stream(frame: string | Buffer): boolean {
+    return this.queue(frame, frame.length, this.buffered);
+  }
+
   /** Stops reading requests while half the limit or more waits to be sent; 'drain' resumes. */
   admitRead(): void {
     if (this.readingPaused || this.closing || this.waiting < this.maxBuffered / 2) return;
@@ -158,6 +167,7 @@ class Connection implements SubscriptionClient {
     socket?.cork?.();
     for (const frame of batch) {
       if (typeof frame === 'string') this.ws.send(frame);
+      else if (Buffer.isBuffer(frame)) this.ws.send(frame, { binary: true });
       else if (!writeNotificationFrame(this.ws, frame)) this.ws.send(frame.envelope + frame.result.json + ENVELOPE_END);
     }
     socket?.uncork?.();
@@ -178,6 +188,8 @@ export class WebSocketGateway {
   /** Made on the first upgrade: ws is loaded then (dist/mock-node-ws.js beside the bundles), not at start-up. */
   private wss: WebSocketServer | undefined;
   private readonly connections = new Set<Connection>();
+  /** With a chain preset: the flashblocks stream (FlashblocksPayloadV1 frames) and its clients. */
+  readonly flashblocks: FlashblocksFeed | undefined;
   private closedSlow = 0;
   private closedOverCapacity = 0;
   /** Total waiting at the last count, and bytes queued since: the count is redone only when they could pass the cap. */
@@ -207,6 +219,7 @@ export class WebSocketGateway {
     this.http = http;
     this.logger = deps.logger;
     this.hub = new SubscriptionHub(chain, () => options.pendingIdentity);
+    this.flashblocks = options.chain === undefined ? undefined : new FlashblocksFeed(chain);
     server.on('upgrade', this.onUpgrade);
   }
 
@@ -239,6 +252,13 @@ export class WebSocketGateway {
     const profile = profileForPath(path, this.http.apiKey);
     if (!hostAllowed(req.headers.host, this.http.exposure)) return refuseUpgrade(socket, '403 Forbidden', hostRefusal(req.headers.host));
     if (!originAllowed(origin, this.http.exposure)) return refuseUpgrade(socket, '403 Forbidden', originRefusal(origin!));
+    const [pathname, query = ''] = path.split('?', 2);
+    if (this.flashblocks && pathname === FLASHBLOCKS_PATH) {
+      const encoding = new URLSearchParams(query).get('encoding') ?? 'json';
+      if (encoding !== 'json' && encoding !== 'brotli') return refuseUpgrade(socket, '400 Bad Request', `encoding must be json or brotli, got ${encoding}`);
+      this.webSocketServer().handleUpgrade(req, socket, head, (ws) => this.accept(ws, 'public', encoding));
+      return;
+    }
     if (profile === null) return refuseUpgrade(socket, '404 Not Found', 'no WebSocket endpoint here: use / or /dedicated/<key>');
     if (profile === 'unauthorized') return refuseUpgrade(socket, '401 Unauthorized', 'unauthorized: unknown key for the dedicated endpoint');
     this.webSocketServer().handleUpgrade(req, socket, head, (ws) => this.accept(ws, profile));
@@ -253,7 +273,7 @@ export class WebSocketGateway {
     return this.wss;
   }
 
-  private accept(ws: WebSocket, profile: ProfileName): void {
+  private accept(ws: WebSocket, profile: ProfileName, stream?: 'json' | 'brotli'): void {
     const limit = this.options.wsMaxConnections;
     if (this.connections.size >= limit) {
       this.closedOverCapacity++;
@@ -274,7 +294,20 @@ export class WebSocketGateway {
       overCapacity: (behind) => this.closeOverCapacity(behind),
     });
     this.connections.add(connection);
-    this.logger?.debug('WebSocket client connected', { profile, clients: this.connections.size });
+    this.logger?.debug('WebSocket client connected', { profile, clients: this.connections.size, ...(stream ? { stream: `flashblocks (${stream})` } : {}) });
+    if (stream) {
+      // A stream client only listens: what it sends is not read as requests.
+      const send = stream === 'brotli' ? (frame: FlashblockFrame) => connection.stream(frame.brotli()) : (frame: FlashblockFrame) => connection.stream(frame.text);
+      const stop = this.flashblocks!.listen((frame) => {
+        if (!send(frame)) stop();
+      });
+      ws.on('close', () => {
+        stop();
+        this.connections.delete(connection);
+      });
+      ws.on('error', () => ws.terminate());
+      return;
+    }
     ws.on('message', (data: RawData, isBinary: boolean) => {
       connection.admitRead();
       if (isBinary) {

@@ -152,4 +152,18 @@ describe('language: completion', () => {
     const type = cursor('{ "primaryType": "|" }');
     assert.deepEqual(authorizationCompletions(type.text, type.offset).map((e) => e.label), ['ReceiveWithAuthorization', 'TransferWithAuthorization']);
   });
+
+  it('authorization files: the domain values of Base and Base Sepolia USDC (the --chain presets)', () => {
+    const at = (field: string, quotedValue = true) => {
+      const c = cursor(`{ "domain": { "${field}": ${quotedValue ? '"|"' : '|'} } }`);
+      return authorizationCompletions(c.text, c.offset);
+    };
+    assert.deepEqual(at('verifyingContract').map((e) => [e.label, e.detail]), [
+      ['0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 'USDC on Base (8453)'],
+      ['0x036CbD53842c5426634e7929541eC2318f3dCF7e', 'USDC on Base Sepolia (84532)'],
+    ]);
+    assert.deepEqual(at('name').map((e) => e.label), ['USD Coin', 'USDC']);
+    assert.deepEqual(at('version').map((e) => [e.label, e.detail]), [['2', 'USDC on Base (8453), USDC on Base Sepolia (84532)']]);
+    assert.deepEqual(at('chainId', false).map((e) => [e.label, e.insertText]), [['8453', '8453'], ['84532', '84532']]);
+  });
 });

@@ -103,7 +103,7 @@ describe('token kit', () => {
 });
 
 describe('the extension and the mock node', () => {
-  it('the extension imports the mock node only through mock-node/index.ts (types and the lazily loaded node), mock-node/tokenKit/index.ts, mock-node/catalog/index.ts and mock-node/x402/wire/index.ts', () => {
+  it('the extension imports the mock node only through mock-node/index.ts (types and the lazily loaded node), mock-node/tokenKit/index.ts, mock-node/catalog/index.ts, mock-node/presets/index.ts and mock-node/x402/wire/index.ts', () => {
     const files: string[] = [];
     const walk = (dir: string): void => {
       for (const name of readdirSync(dir)) {
@@ -116,7 +116,7 @@ describe('the extension and the mock node', () => {
     const offenders: string[] = [];
     for (const file of files) {
       for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^']*mock-node\/[^']*)'/g)) {
-        if (!/mock-node\/(index|tokenKit\/index|catalog\/index|x402\/wire\/index)$/.test(match[1])) offenders.push(`${relative(ROOT, file)}: ${match[1]}`);
+        if (!/mock-node\/(index|tokenKit\/index|catalog\/index|presets\/index|x402\/wire\/index)$/.test(match[1])) offenders.push(`${relative(ROOT, file)}: ${match[1]}`);
       }
     }
     assert.deepEqual(offenders, []);
