@@ -19,6 +19,8 @@ const BENCH_TOKEN_ABI = parseAbi(['constructor(address[] holders, uint256 amount
 /** FiatToken v2.2 keeps balances in the mapping at slot 9. */
 const BALANCE_MAPPING_SLOT = 9n;
 const AMOUNT = 1_000n;
+/** A receipt that has not come within this long fails the case (viem's default is 3 minutes). */
+const RECEIPT_TIMEOUT_MS = 30_000;
 const DEALT = 123_456_789n;
 
 export interface SuiteNode {
@@ -75,14 +77,14 @@ export function viemSuite(node: SuiteNode) {
       before = DEALT;
     } else {
       const hash = await sender.deployContract({ abi: BENCH_TOKEN_ABI, bytecode: CREATION_CODE as Hex, args: [[sender.account.address], 10n ** 12n] });
-      const receipt = await client.waitForTransactionReceipt({ hash });
+      const receipt = await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
       if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`case ${index}: the deployment failed`);
       before = await client.readContract({ address: node.token, abi: TOKEN_ABI, functionName: 'balanceOf', args: [holder], blockNumber: receipt.blockNumber });
     }
     const blocks: bigint[] = [];
     for (let i = 0; i < 3; i++) {
       const hash = await sender.writeContract({ address: node.token, abi: TOKEN_ABI, functionName: 'transfer', args: [holder, AMOUNT] });
-      const receipt = await client.waitForTransactionReceipt({ hash });
+      const receipt = await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
       if (receipt.status !== 'success') throw new Error(`case ${index}: transfer ${i} reverted`);
       blocks.push(receipt.blockNumber);
     }

@@ -2,8 +2,11 @@
 // eth_fillTransaction,
 // eth_sendRawTransactionSync (EIP-7966), eth_getTransactionByHash, eth_getTransactionReceipt,
 // eth_call, eth_estimateGas.
-import { Signature, Transaction, ZeroHash, keccak256 } from 'ethers';
-import { ZERO_ADDRESS, type Hex } from '../../encoding/hex';
+import { Transaction } from 'ethers';
+import { ZERO_ADDRESS, ZERO_HASH, type Hex } from '../../encoding/hex';
+import { bytesHex, hexBytes } from '../../encoding/bytes';
+import { keccak256Bytes } from '../../encoding/keccak';
+import { encodeTransaction, type EncodedFields } from '../../encoding/transactionEncoding';
 import type { AccessList, BlockRecord, TransactionRecord } from '../../chain/types';
 import { ChainError } from '../../encoding/errors';
 import { simulateCall, type SimulateOptions } from '../../execution/call';
@@ -114,13 +117,28 @@ async function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord
   return (await simulate(ctx, call, block, { estimate: true })).gasNeeded;
 }
 
+/** A transaction request with every field filled (unsigned). */
+interface FilledTransaction {
+  type: 0 | 1 | 2;
+  chainId: bigint;
+  nonce: bigint;
+  to: Hex | null;
+  value: bigint;
+  input: Hex;
+  gasLimit: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  accessList?: AccessList;
+}
+
 /**
  * The transaction a request describes, every field the request leaves out filled as the node
  * fills it: the sender's next nonce, the gas the call needs (estimated at pending), the node's
  * suggested fees (a type 2 transaction unless a gas price, type 0 or type 1 is asked for), and the
- * chain id. Unsigned. What eth_sendTransaction signs and eth_fillTransaction answers.
+ * chain id. What eth_sendTransaction signs and eth_fillTransaction answers.
  */
-async function fillTransaction(call: CallObject, ctx: MethodContext): Promise<Transaction> {
+async function fillTransaction(call: CallObject, ctx: MethodContext): Promise<FilledTransaction> {
   const { node } = ctx;
   const pending = node.chain.pending;
   const nonce = call.nonce ?? node.chain.nextNonce(call.from);
@@ -138,17 +156,17 @@ async function fillTransaction(call: CallObject, ctx: MethodContext): Promise<Tr
   if (gasLimit * (fees.gasPrice ?? fees.maxFeePerGas!) + call.value > MAX_UINT256) {
     throw invalidParams(`invalid argument 0: gas × ${legacy ? 'gasPrice' : 'maxFeePerGas'} + value exceeds 2^256 - 1`);
   }
-  return Transaction.from({
+  return {
     type: legacy ? (call.accessList || call.type === 1n ? 1 : 0) : 2,
     chainId: node.options.chainId,
-    nonce: Number(nonce),
+    nonce,
     to: call.to,
     value: call.value,
-    data: call.input,
+    input: call.input,
     gasLimit,
     ...fees,
     accessList: call.accessList,
-  });
+  };
 }
 
 async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {
@@ -160,7 +178,8 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   if (!wallet && !impersonated) {
     throw invalidInput(`unknown account ${call.from}: eth_sendTransaction signs for dev accounts and impersonated accounts only; sign locally and use eth_sendRawTransaction, or anvil_impersonateAccount first`);
   }
-  const tx = await fillTransaction(call, ctx);
+  const { input, nonce, ...filled } = await fillTransaction(call, ctx);
+  const tx = Transaction.from({ ...filled, nonce: Number(nonce), data: input });
   if (!wallet) return node.chain.submit(impersonatedTransaction(tx, call.from));
   const signed = await wallet.signTransaction(tx);
   const record = fromEthers(Transaction.from(signed), signed.toLowerCase(), wallet.address);
@@ -178,10 +197,28 @@ async function fillTransactionAnswer(params: readonly unknown[], ctx: MethodCont
   const fromGiven = !!given && typeof given === 'object' && given.from !== undefined && given.from !== null;
   const call = parseCallObject(params[0], 0, false);
   if (!fromGiven) call.from = (ctx.node.accounts.list[0]?.address ?? ZERO_ADDRESS).toLowerCase();
-  const tx = await fillTransaction(call, ctx);
-  tx.signature = Signature.from({ r: ZeroHash, s: ZeroHash, yParity: 0 });
-  const raw = tx.serialized.toLowerCase();
-  const record = { ...fromEthers(tx, raw, call.from), hash: keccak256(raw) };
+  const filled = await fillTransaction(call, ctx);
+  const type = filled.type;
+  const fields: EncodedFields = {
+    type,
+    chainId: filled.chainId,
+    nonce: filled.nonce,
+    to: filled.to,
+    value: filled.value,
+    input: filled.input,
+    gasLimit: filled.gasLimit,
+    gasPrice: type === 2 ? null : filled.gasPrice!,
+    maxFeePerGas: type === 2 ? filled.maxFeePerGas! : null,
+    maxPriorityFeePerGas: type === 2 ? filled.maxPriorityFeePerGas! : null,
+    accessList: type === 0 ? null : (filled.accessList ?? []),
+    // A legacy transaction's v is EIP-155's for yParity 0; typed transactions carry yParity.
+    v: type === 0 ? filled.chainId * 2n + 35n : 0n,
+    r: ZERO_HASH,
+    s: ZERO_HASH,
+    yParity: 0,
+  };
+  const raw = encodeTransaction(fields);
+  const record: TransactionRecord = { ...fields, hash: bytesHex(keccak256Bytes(hexBytes(raw))), from: call.from, encoded: raw };
   // Anvil's object has no blockTimestamp (a transaction that was never in any block or pool).
   const { blockTimestamp: _none, ...json } = transactionJson(record, null, null) as Record<string, unknown>;
   return { raw, tx: json };
