@@ -49,7 +49,13 @@ export async function runSuite(node: BenchNode, count: number): Promise<SuiteRun
   await suite.setup();
   const results: CaseResult[] = [];
   const { cpuMs, wallMs } = await withCpu(node.pid, async () => {
-    for (let i = 0; i < count; i++) results.push(await suite.runCase(i));
+    for (let i = 0; i < count; i++) {
+      try {
+        results.push(await suite.runCase(i));
+      } catch (error) {
+        throw new Error(`the suite on ${node.kind === 'mock' ? 'the mock node' : 'Anvil'}, case ${i}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      }
+    }
   });
   return { wallMs, cpuMs, results };
 }
