@@ -260,6 +260,9 @@ describe('contracts on the EVM, against Anvil', function () {
     assert.equal(gasOnlyRunsOut({ from, to: null, value: 0n, input: creations.readsGas, gasLimit: 0n }), false);
     // A CALL byte inside PUSH data is data, not an instruction.
     assert.equal(gasOnlyRunsOut({ from, to: null, value: 0n, input: '0x60f1505f5ff3', gasLimit: 0n }), true);
+    // After STOP only a JUMPDEST is an entry: a CALL byte there is unreachable, a CALL after a JUMPDEST is not.
+    assert.equal(gasOnlyRunsOut({ from, to: null, value: 0n, input: '0x00f1', gasLimit: 0n }), true);
+    assert.equal(gasOnlyRunsOut({ from, to: null, value: 0n, input: '0x005bf1', gasLimit: 0n }), false);
     const { mock, anvil: other } = await both(async (side) => {
       const out: Record<string, string> = {};
       for (const [name, data] of Object.entries(creations)) out[name] = await rpc(side.url, 'eth_estimateGas', [{ from, data }]);
