@@ -51,9 +51,22 @@ export interface CaseResult {
  */
 export const POLLING_INTERVAL_MS = 50;
 
-/** The clients an Anvil user creates (foundry chain, plain http transport). */
-function clientsOf(node: SuiteNode) {
-  const transport = http(node.url);
+/** Requests the suite sent, by what the bench reports: transactions sent and receipt requests. */
+export interface SuiteCounts {
+  sent: number;
+  receiptRequests: number;
+}
+
+/** The clients an Anvil user creates (foundry chain, plain http transport), counting what they send. */
+function clientsOf(node: SuiteNode, counts: SuiteCounts) {
+  const transport = http(node.url, {
+    fetchFn: (url, init) => {
+      const body = String(init?.body ?? '');
+      if (body.includes('"eth_sendRawTransaction"')) counts.sent++;
+      if (body.includes('"eth_getTransactionReceipt"')) counts.receiptRequests++;
+      return fetch(url, init);
+    },
+  });
   const client = createTestClient({ chain: foundry, mode: 'anvil', transport, pollingInterval: POLLING_INTERVAL_MS }).extend(publicActions);
   const wallets = node.keys.map((key) => createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(key) }));
   return { client, wallets };
@@ -63,7 +76,8 @@ export type Suite = ReturnType<typeof viemSuite>;
 
 /** The suite on one node: `setup()` once (automine on), then `runCase(i)` for each case. */
 export function viemSuite(node: SuiteNode) {
-  const { client, wallets } = clientsOf(node);
+  const counts: SuiteCounts = { sent: 0, receiptRequests: 0 };
+  const { client, wallets } = clientsOf(node, counts);
   const sender = wallets[0];
   const recipients = wallets.slice(1).map((w) => w.account.address);
 
@@ -100,6 +114,8 @@ export function viemSuite(node: SuiteNode) {
     /** What a suite's `before` hook does: automine on. */
     setup: () => client.setAutomine(true),
     runCase,
+    /** What was sent so far: receipt requests beyond one a transaction are viem's polls for a receipt not there yet. */
+    counts: (): SuiteCounts => ({ ...counts }),
     /** The holder's balance (to check that every revert restored it). */
     balanceOf: (index: number) => client.readContract({ address: node.token, abi: TOKEN_ABI, functionName: 'balanceOf', args: [recipients[index % recipients.length]] }),
   };
