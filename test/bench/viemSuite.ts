@@ -20,7 +20,7 @@ const BENCH_TOKEN_ABI = parseAbi(['constructor(address[] holders, uint256 amount
 const BALANCE_MAPPING_SLOT = 9n;
 const AMOUNT = 1_000n;
 /** A receipt that has not come within this long fails the case (viem's default is 3 minutes). */
-const RECEIPT_TIMEOUT_MS = 30_000;
+const RECEIPT_TIMEOUT_MS = 15_000;
 const DEALT = 123_456_789n;
 
 export interface SuiteNode {
