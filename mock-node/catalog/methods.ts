@@ -200,6 +200,11 @@ const PRIMARY_METHODS: readonly MethodSpec[] = [
     result: 'Receipt object.',
   },
   { name: 'eth_sendTransaction', summary: 'Signs (dev accounts) and submits a transaction.', params: [p('transaction', 'transaction', 'Transaction object: from, to, value, data, gas…')], result: 'Transaction hash.' },
+  {
+    name: 'eth_fillTransaction', summary: 'Fills what a transaction request leaves out (nonce, gas, fees, type, chain id) as eth_sendTransaction would, without signing or sending it; any sender (default: the first dev account). What viem\'s prepareTransactionRequest asks first.',
+    params: [p('transaction', 'transaction', 'Transaction object: from, to, value, data, gas…')],
+    result: '{ raw, tx }: the encoding with an empty signature (r = s = 0), and the transaction object (hash = keccak256(raw)).',
+  },
   { name: 'eth_sign', summary: 'EIP-191 personal message signature by a dev account.', params: [p('address', 'address', 'Signer'), p('message', 'message', 'Message: hex bytes, or text signed as UTF-8')], result: '65-byte signature.' },
   {
     name: 'personal_sign', summary: 'EIP-191 personal message signature by a dev account.',

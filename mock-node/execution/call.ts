@@ -80,6 +80,45 @@ function failureOf(outcome: EvmOutcome): ChainError {
   return new ChainError({ kind: 'halted', error: outcome.error ?? 'unknown' });
 }
 
+/** Opcodes whose effect depends on the gas left: GAS reads it; CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2 and STATICCALL pass on 63/64 of it. */
+const GAS_DEPENDENT_OPCODES = new Set([0x5a, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]);
+
+/** Where sequential execution stops: STOP, JUMP, RETURN, REVERT, INVALID, SELFDESTRUCT. */
+const TERMINATING_OPCODES = new Set([0x00, 0x56, 0xf3, 0xfd, 0xfe, 0xff]);
+const JUMPDEST = 0x5b;
+
+/**
+ * Whether the message's run can depend on its gas limit only by running out of gas: a creation
+ * (its initcode is all that runs, unless it calls or creates) none of whose reachable
+ * instructions is in GAS_DEPENDENT_OPCODES. Instructions are read as the EVM reads them (PUSH data
+ * skipped, so its jump destinations are ours); reachable are those from the start and from every
+ * JUMPDEST up to the next instruction that ends sequential execution: execution enters code only
+ * there. What follows the constructor (the runtime code it returns, the metadata, the constructor
+ * arguments) is reached only through a JUMPDEST byte within it, and then only makes the answer no.
+ * When the answer is yes, every run follows the same path whatever its limit, each step needing
+ * only that the gas left be at least some amount (its cost, SSTORE's 2,300 sentry, the code
+ * deposit at the end): success is monotone in the limit.
+ */
+export function gasOnlyRunsOut(message: EvmMessage): boolean {
+  if (message.to !== null) return false;
+  const code = Buffer.from(message.input.slice(2), 'hex');
+  // 0xEF starts an EOF container, whose instruction set differs.
+  if (code[0] === 0xef) return false;
+  let reachable = true;
+  for (let i = 0; i < code.length; i++) {
+    const op = code[i];
+    if (op === JUMPDEST) reachable = true;
+    if (!reachable) {
+      if (op >= 0x60 && op <= 0x7f) i += op - 0x5f;
+      continue;
+    }
+    if (GAS_DEPENDENT_OPCODES.has(op)) return false;
+    if (TERMINATING_OPCODES.has(op)) reachable = false;
+    else if (op >= 0x60 && op <= 0x7f) i += op - 0x5f;
+  }
+  return true;
+}
+
 /**
  * The least gas limit with which the message still succeeds, by binary search between the gas it
  * consumed before its refund (less cannot do) and the limit it succeeded with.
@@ -89,6 +128,13 @@ async function leastGasLimit(machine: Machine, state: StateReader, message: EvmM
   let low = (first.consumed > floor ? first.consumed : floor) - 1n;
   let high = message.gasLimit;
   const succeeds = async (limit: bigint): Promise<boolean> => (await runOn(machine, state, { ...message, gasLimit: limit }, env)).ok;
+  // When success is monotone in the limit (below), the least limit is often the gas consumed
+  // itself: one run there answers what the search would find in a dozen. One that fails only
+  // raises the search's lower bound, so the answer is the search's either way.
+  if (high - low > 1n && gasOnlyRunsOut(message)) {
+    if (await succeeds(low + 1n)) return low + 1n;
+    low += 1n;
+  }
   // Most messages succeed with what they used plus the refund and a 63/64 margin: try that first.
   const optimistic = ((first.consumed + 2_300n) * 64n) / 63n;
   if (optimistic > low && optimistic < high && (await succeeds(optimistic))) high = optimistic;

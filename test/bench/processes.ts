@@ -106,13 +106,15 @@ export async function startMockCli(options: MockStartOptions = {}): Promise<Benc
 export interface AnvilStartOptions {
   /** No automatic mining (blocks only on evm_mine), the counterpart of the mock node's manual mode. */
   manual?: boolean;
+  /** Anvil's default mining: automine, no block time (as a test suite starts it). */
+  automine?: boolean;
   extraArgs?: string[];
 }
 
-/** Anvil with a 2 s block time (the mock node's sealed-block cadence), or without mining. */
+/** Anvil with a 2 s block time (the mock node's sealed-block cadence), without mining, or with automine. */
 export async function startAnvilNode(binary: string, options: AnvilStartOptions = {}): Promise<BenchNode> {
   const port = await freePort();
-  const mining = options.manual ? ['--no-mining'] : ['--block-time', '2'];
+  const mining = options.automine ? [] : options.manual ? ['--no-mining'] : ['--block-time', '2'];
   const cache = anvilStateCache();
   let started;
   try {

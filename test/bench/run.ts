@@ -3,10 +3,10 @@
 //   npm run bench                      full sizes (several minutes)
 //   npm run bench -- --quick           small sizes: the smoke test `npm test` runs
 //   npm run bench -- --json FILE       also writes every row as JSON
-//   npm run bench -- --profile DIR     the mock node of the intake and capture rows runs under
+//   npm run bench -- --profile DIR     the mock node of the intake, capture and suite rows runs under
 //                                      `node --cpu-prof`, writing its profiles into DIR
 //   npm run bench -- --only a,b        only these sections (intake, startup, logs, captures,
-//                                      poller, cadence, longrun, faulted, fork)
+//                                      poller, cadence, longrun, faulted, fork, suite)
 // Environment: BENCH_LONG_TX (transactions of the long run), ANVIL_BIN (see test/helpers/anvil.ts).
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -23,6 +23,7 @@ import { cadenceRows } from './sections/cadence';
 import { longRunRows } from './sections/longRun';
 import { faultedLoadRows } from './sections/faultedLoad';
 import { forkRows } from './sections/fork';
+import { suiteRows } from './sections/suite';
 
 const SECTIONS: Record<string, (config: BenchConfig) => Promise<Row[]>> = {
   intake: intakeAndReads,
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, (config: BenchConfig) => Promise<Row[]>> = {
   longrun: longRunRows,
   faulted: faultedLoadRows,
   fork: forkRows,
+  suite: suiteRows,
 };
 
 async function anvilVersion(binary: string | undefined): Promise<string> {

@@ -5,7 +5,7 @@
 // address and balances), runs the case on each and compares. `own` holds what only one node can
 // show (the mock's flashblocks) and is checked by `check`. To add a method's case, add a row.
 import assert from 'node:assert/strict';
-import { Contract, JsonRpcProvider, Wallet } from 'ethers';
+import { Contract, JsonRpcProvider, Transaction, Wallet, keccak256 } from 'ethers';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseAbi, parseAbiItem, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { anvilOrSkip } from '../helpers/anvil';
@@ -424,6 +424,57 @@ export const DROP_IN_CASES: DropInCase[] = [
       const tx = { from, to: target.accounts[5].address, value: '0x1', nonce: '0x0', gas: '0x5208', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00' };
       await target.call('eth_sendTransaction', [tx]);
       return { same: await rpcErrorOf(target, 'eth_sendTransaction', [{ ...tx, value: '0x2' }]) };
+    },
+  },
+  {
+    name: 'eth_fillTransaction fills a request as Anvil does: the same object, raw = the filled transaction with an empty signature, hash = keccak256(raw)',
+    setup: MANUAL,
+    async run(target) {
+      const [from, to] = [target.accounts[3].address.toLowerCase(), target.accounts[4].address.toLowerCase()];
+      const requests: Record<string, Record<string, unknown>> = {
+        transfer: { from, to, value: '0x1' },
+        given: { from, to, value: '0x1', nonce: '0x5', gas: '0x6000', type: '0x2', maxFeePerGas: '0x100', maxPriorityFeePerGas: '0x10', data: '0x1234' },
+        legacy: { from, to, gasPrice: '0x77359400' },
+        noFrom: { to, value: '0x2' },
+        keyless: { from: '0x0000000000000000000000000000000000000001', to },
+        creation: { from, data: '0x6001600155' },
+      };
+      const answers: Record<string, unknown> = {};
+      for (const [name, request] of Object.entries(requests)) {
+        const { raw, tx } = await target.call('eth_fillTransaction', [request]);
+        const decoded = Transaction.from(raw);
+        const fees = tx.type === '0x2' ? { maxFeePerGas: BigInt(tx.maxFeePerGas), maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas) } : { gasPrice: BigInt(tx.gasPrice) };
+        answers[name] = {
+          keys: Object.keys(tx).sort(),
+          // Each node suggests its own fees; what was asked for is kept, and the rest agrees.
+          ...Object.fromEntries(['type', 'chainId', 'nonce', 'to', 'value', 'input', 'from', 'accessList', 'r', 's', 'v', 'yParity', 'blockHash', 'blockNumber', 'transactionIndex'].map((k) => [k, tx[k]])),
+          gas: name === 'creation' ? 'estimated' : tx.gas,
+          givenFees: name === 'given' ? fees : name === 'legacy' ? fees : 'suggested',
+          hashIsKeccakOfRaw: tx.hash === keccak256(raw),
+          rawMatches:
+            decoded.nonce === Number(tx.nonce) && decoded.gasLimit === BigInt(tx.gas) && decoded.value === BigInt(tx.value) &&
+            decoded.data === tx.input && (decoded.to?.toLowerCase() ?? null) === tx.to && decoded.type === Number(tx.type) &&
+            (decoded.type === 2 ? decoded.maxFeePerGas === fees.maxFeePerGas && decoded.maxPriorityFeePerGas === fees.maxPriorityFeePerGas : decoded.gasPrice === fees.gasPrice),
+          emptySignature: raw.endsWith(decoded.type === 0 ? '8080' : '808080'),
+        };
+      }
+      // Nothing was sent: the sender's nonce is unchanged.
+      answers.nonceAfter = await target.call('eth_getTransactionCount', [from, 'pending']);
+      return { same: answers };
+    },
+  },
+  {
+    name: 'viem writeContract fills its transaction with one eth_fillTransaction, as against Anvil',
+    async run(target) {
+      const methods: string[] = [];
+      const chain = defineChain({ id: target.chainId, name: target.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [target.url] } } });
+      const transport = http(target.url, { onFetchRequest: async (request) => void methods.push(...[JSON.parse(await request.clone().text())].flat().map((r: any) => r.method)) });
+      const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(target.accounts[5].privateKey) });
+      for (let i = 0; i < 2; i++) {
+        const hash = await wallet.writeContract({ chain, address: target.token, abi: TOKEN_ABI, functionName: 'transfer', args: [target.accounts[6].address, 1n] });
+        await sealed(target, hash);
+      }
+      return { same: { methods } };
     },
   },
 ];

@@ -1,8 +1,12 @@
 // Transaction intake and lookups, and calls: eth_sendRawTransaction, eth_sendTransaction,
+// eth_fillTransaction,
 // eth_sendRawTransactionSync (EIP-7966), eth_getTransactionByHash, eth_getTransactionReceipt,
 // eth_call, eth_estimateGas.
 import { Transaction } from 'ethers';
-import { ZERO_ADDRESS, type Hex } from '../../encoding/hex';
+import { ZERO_ADDRESS, ZERO_HASH, type Hex } from '../../encoding/hex';
+import { bytesHex, hexBytes } from '../../encoding/bytes';
+import { keccak256Bytes } from '../../encoding/keccak';
+import { encodeTransaction, type EncodedFields } from '../../encoding/transactionEncoding';
 import type { AccessList, BlockRecord, TransactionRecord } from '../../chain/types';
 import { ChainError } from '../../encoding/errors';
 import { simulateCall, type SimulateOptions } from '../../execution/call';
@@ -113,15 +117,29 @@ async function estimate(ctx: MethodContext, call: CallObject, block: BlockRecord
   return (await simulate(ctx, call, block, { estimate: true })).gasNeeded;
 }
 
-async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {
-  const call = parseCallObject(params[0], 0, true);
+/** A transaction request with every field filled (unsigned). */
+interface FilledTransaction {
+  type: 0 | 1 | 2;
+  chainId: bigint;
+  nonce: bigint;
+  to: Hex | null;
+  value: bigint;
+  input: Hex;
+  gasLimit: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  accessList?: AccessList;
+}
+
+/**
+ * The transaction a request describes, every field the request leaves out filled as the node
+ * fills it: the sender's next nonce, the gas the call needs (estimated at pending), the node's
+ * suggested fees (a type 2 transaction unless a gas price, type 0 or type 1 is asked for), and the
+ * chain id. What eth_sendTransaction signs and eth_fillTransaction answers.
+ */
+async function fillTransaction(call: CallObject, ctx: MethodContext): Promise<FilledTransaction> {
   const { node } = ctx;
-  // As on Anvil, an impersonated sender is sent for with the fixed signature even when it is a dev account.
-  const impersonated = node.impersonation.covers(call.from);
-  const wallet = impersonated ? undefined : node.accounts.wallet(call.from);
-  if (!wallet && !impersonated) {
-    throw invalidInput(`unknown account ${call.from}: eth_sendTransaction signs for dev accounts and impersonated accounts only; sign locally and use eth_sendRawTransaction, or anvil_impersonateAccount first`);
-  }
   const pending = node.chain.pending;
   const nonce = call.nonce ?? node.chain.nextNonce(call.from);
   // The same limit eth_sendRawTransaction meets when it decodes such a transaction.
@@ -138,21 +156,72 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   if (gasLimit * (fees.gasPrice ?? fees.maxFeePerGas!) + call.value > MAX_UINT256) {
     throw invalidParams(`invalid argument 0: gas × ${legacy ? 'gasPrice' : 'maxFeePerGas'} + value exceeds 2^256 - 1`);
   }
-  const tx = Transaction.from({
+  return {
     type: legacy ? (call.accessList || call.type === 1n ? 1 : 0) : 2,
     chainId: node.options.chainId,
-    nonce: Number(nonce),
+    nonce,
     to: call.to,
     value: call.value,
-    data: call.input,
+    input: call.input,
     gasLimit,
     ...fees,
     accessList: call.accessList,
-  });
+  };
+}
+
+async function sendTransaction(params: readonly unknown[], ctx: MethodContext): Promise<Hex> {
+  const call = parseCallObject(params[0], 0, true);
+  const { node } = ctx;
+  // As on Anvil, an impersonated sender is sent for with the fixed signature even when it is a dev account.
+  const impersonated = node.impersonation.covers(call.from);
+  const wallet = impersonated ? undefined : node.accounts.wallet(call.from);
+  if (!wallet && !impersonated) {
+    throw invalidInput(`unknown account ${call.from}: eth_sendTransaction signs for dev accounts and impersonated accounts only; sign locally and use eth_sendRawTransaction, or anvil_impersonateAccount first`);
+  }
+  const { input, nonce, ...filled } = await fillTransaction(call, ctx);
+  const tx = Transaction.from({ ...filled, nonce: Number(nonce), data: input });
   if (!wallet) return node.chain.submit(impersonatedTransaction(tx, call.from));
   const signed = await wallet.signTransaction(tx);
   const record = fromEthers(Transaction.from(signed), signed.toLowerCase(), wallet.address);
   return node.chain.accept(record);
+}
+
+/**
+ * eth_fillTransaction, as Anvil answers it: `tx`, the filled transaction as a transaction object
+ * (r, s, v and yParity 0, no block), and `raw`, its encoding with that empty signature; `hash` is
+ * keccak256 of `raw`. Without `from` the first dev account sends (Anvil's default). Nothing is
+ * signed or sent, so any sender may be named.
+ */
+async function fillTransactionAnswer(params: readonly unknown[], ctx: MethodContext): Promise<Record<string, unknown>> {
+  const given = params[0] as Record<string, unknown> | null | undefined;
+  const fromGiven = !!given && typeof given === 'object' && given.from !== undefined && given.from !== null;
+  const call = parseCallObject(params[0], 0, false);
+  if (!fromGiven) call.from = (ctx.node.accounts.list[0]?.address ?? ZERO_ADDRESS).toLowerCase();
+  const filled = await fillTransaction(call, ctx);
+  const type = filled.type;
+  const fields: EncodedFields = {
+    type,
+    chainId: filled.chainId,
+    nonce: filled.nonce,
+    to: filled.to,
+    value: filled.value,
+    input: filled.input,
+    gasLimit: filled.gasLimit,
+    gasPrice: type === 2 ? null : filled.gasPrice!,
+    maxFeePerGas: type === 2 ? filled.maxFeePerGas! : null,
+    maxPriorityFeePerGas: type === 2 ? filled.maxPriorityFeePerGas! : null,
+    accessList: type === 0 ? null : (filled.accessList ?? []),
+    // A legacy transaction's v is EIP-155's for yParity 0; typed transactions carry yParity.
+    v: type === 0 ? filled.chainId * 2n + 35n : 0n,
+    r: ZERO_HASH,
+    s: ZERO_HASH,
+    yParity: 0,
+  };
+  const raw = encodeTransaction(fields);
+  const record: TransactionRecord = { ...fields, hash: bytesHex(keccak256Bytes(hexBytes(raw))), from: call.from, encoded: raw };
+  // Anvil's object has no blockTimestamp (a transaction that was never in any block or pool).
+  const { blockTimestamp: _none, ...json } = transactionJson(record, null, null) as Record<string, unknown>;
+  return { raw, tx: json };
 }
 
 /**
@@ -177,6 +246,7 @@ function acceptRaw(node: MethodContext['node'], tx: TransactionRecord): Hex | Pr
 export const transactionMethods: MethodTable = {
   eth_sendRawTransaction: (params, { node }) => acceptRaw(node, decodeLowercaseRawTransaction(parseSignedTransaction(params[0], 0))),
   eth_sendTransaction: sendTransaction,
+  eth_fillTransaction: fillTransactionAnswer,
   eth_sendRawTransactionSync: async (params, { node }) => {
     const raw = parseSignedTransaction(params[0], 0);
     let timeout = SYNC_TIMEOUT_MS;
