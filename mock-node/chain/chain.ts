@@ -226,14 +226,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.clearSealed();
       this.startFromFork(fork, state);
       if (removed.length > 0) this.emit('removed', removed);
-      this.snapshots.clear();
-      this.systemChanges.clear();
-      this.clock.restore(this.initialClock);
-      this.gasLimit = this.options.gasLimit;
-      this.coinbase = DEFAULT_COINBASE;
-      this.nextBaseFee = undefined;
-      this.instance = '0x' + secureRandomHex(32);
-      await this.startBlock();
+      await this.startAfterReset();
     });
   }
 
@@ -709,14 +702,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const dropped = [...(await this.rewindTo(BigInt(this.oldest))), ...this.queue.clear()];
       if (this.oldest > this.baseNumber) this.restartFromGenesis();
       for (const tx of dropped) this.rejectWaiters(tx.hash, new ChainError({ kind: 'transaction-dropped', reason: 'removed from the pool' }));
-      this.snapshots.clear();
-      this.systemChanges.clear();
-      this.clock.restore(this.initialClock);
-      this.gasLimit = this.options.gasLimit;
-      this.coinbase = DEFAULT_COINBASE;
-      this.nextBaseFee = undefined;
-      this.instance = '0x' + secureRandomHex(32);
-      await this.startBlock();
+      await this.startAfterReset();
     });
   }
 
@@ -909,6 +895,18 @@ export class Chain extends EventEmitter<ChainEvents> {
       await this.startBlock(pendingReplay);
       return { removed: old, added, returned: plan.returned };
     });
+  }
+
+  /** What every reset ends with (anvil_reset, a new fork): no snapshots or changes, the start's clock and settings, a new instance, a new pending block. */
+  private async startAfterReset(): Promise<void> {
+    this.snapshots.clear();
+    this.systemChanges.clear();
+    this.clock.restore(this.initialClock);
+    this.gasLimit = this.options.gasLimit;
+    this.coinbase = DEFAULT_COINBASE;
+    this.nextBaseFee = undefined;
+    this.instance = '0x' + secureRandomHex(32);
+    await this.startBlock();
   }
 
   /**
