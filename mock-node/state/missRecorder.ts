@@ -40,40 +40,38 @@ export class MissRecorder implements StateReader {
   }
 }
 
+/** One run of `run` over a MissRecorder of `state`: what it answered or threw, and every key it missed. */
+async function recordedRun<T>(state: StateReader, run: (reader: MissRecorder) => T | Promise<T>): Promise<{ missing: MissingKeys; outcome: { value: T } | { error: unknown } }> {
+  const recorder = new MissRecorder(state);
+  try {
+    return { missing: recorder.missing, outcome: { value: await run(recorder) } };
+  } catch (error) {
+    if (error instanceof MissingState) mergeKeys(recorder.missing, error.missing);
+    return { missing: recorder.missing, outcome: { error } };
+  }
+}
+
+function settled<T>(outcome: { value: T } | { error: unknown }): T {
+  if ('value' in outcome) return outcome.value;
+  throw outcome.error;
+}
+
 /**
  * Runs `run` over a MissRecorder of `base()` until a run misses nothing, fetching what each run
  * missed (one batch) in between. The fetch's error (the upstream failed) is the caller's.
  */
 export async function runRecorded<T>(fetch: (missing: MissingKeys) => Promise<void>, base: () => StateReader, run: (reader: MissRecorder) => T | Promise<T>): Promise<T> {
   for (let round = 0; round <= MAX_FETCH_ROUNDS; round++) {
-    const recorder = new MissRecorder(base());
-    let outcome: { value: T } | { error: unknown };
-    try {
-      outcome = { value: await run(recorder) };
-    } catch (error) {
-      if (error instanceof MissingState) mergeKeys(recorder.missing, error.missing);
-      outcome = { error };
-    }
-    if (!hasKeys(recorder.missing)) {
-      if ('value' in outcome) return outcome.value;
-      throw outcome.error;
-    }
-    await fetch(recorder.missing);
+    const { missing, outcome } = await recordedRun(base(), run);
+    if (!hasKeys(missing)) return settled(outcome);
+    await fetch(missing);
   }
   throw new TooManyFetchRounds();
 }
 
 /** One run over a MissRecorder of `state`; what it missed is thrown as one MissingState (the caller fetches it and runs again). */
 export async function missesTogether<T>(state: StateReader, run: (reader: MissRecorder) => T | Promise<T>): Promise<T> {
-  const recorder = new MissRecorder(state);
-  let outcome: { value: T } | { error: unknown };
-  try {
-    outcome = { value: await run(recorder) };
-  } catch (error) {
-    if (error instanceof MissingState) mergeKeys(recorder.missing, error.missing);
-    outcome = { error };
-  }
-  if (hasKeys(recorder.missing)) throw new MissingState(recorder.missing);
-  if ('value' in outcome) return outcome.value;
-  throw outcome.error;
+  const { missing, outcome } = await recordedRun(state, run);
+  if (hasKeys(missing)) throw new MissingState(missing);
+  return settled(outcome);
 }
