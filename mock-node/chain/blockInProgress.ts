@@ -4,7 +4,7 @@
 import { EMPTY_LOGS_BLOOM, LogsBloom } from '../encoding/bloom';
 import { depositReceiptTail } from '../encoding/depositTransaction';
 import { bytesHex, hexBytes, uintBytes, wordBytes } from '../encoding/bytes';
-import { blockSize, bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, hashHeader, ZERO_NONCE, type BlockHeader } from '../encoding/header';
+import { bodyTransactionBytes, EMPTY_REQUESTS_HASH, EMPTY_UNCLES_HASH, headerHashAndSize, ZERO_NONCE, type BlockHeader } from '../encoding/header';
 import type { Hex } from '../encoding/hex';
 import { keccak256Bytes } from '../encoding/keccak';
 import { encodeBytes, encodeList } from '../encoding/trieRoot';
@@ -148,9 +148,10 @@ export class BlockInProgress {
     let view = this.view;
     if (view === undefined || view.timestamp !== this.timestamp || view.state !== this.state || view.count !== this.included.length) {
       const header = this.header();
+      const { hash, size } = headerHashAndSize(header, this.transactionBytes);
       view = {
         timestamp: this.timestamp, state: this.state, count: this.included.length,
-        header, hash: hashHeader(header), size: blockSize(header, this.transactionBytes), transactions: this.included.slice(), logs: this.logs.slice(),
+        header, hash, size, transactions: this.included.slice(), logs: this.logs.slice(),
       };
       this.view = view;
     }

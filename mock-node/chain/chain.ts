@@ -127,6 +127,11 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The head with the system changes made since it sealed (Anvil's current state), while there are any. */
   private changedHead: HeadStateView | undefined;
   private tail: Promise<unknown> = Promise.resolve();
+  /** Changes queued on the tail or running (exclusive), not yet done. */
+  private queuedWork = 0;
+  private finishingWork: Promise<void> | undefined;
+  /** extraData() as last made, with what it was made from (the same for every block as a rule). */
+  private madeExtraData: { denominator: unknown; elasticity: unknown; hex: Hex } | undefined;
   private timer: SlotTimer | undefined;
   private timersOn = false;
   /** While a timer tick runs: the slot its flashblock is announced at (slotTimer.ts). */
@@ -443,6 +448,12 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (this.forkBase) return this.acceptForked(tx);
     const hash = this.submit(tx);
     if (this.mining.kind !== 'automine') return hash;
+    // Nothing else in the way: the hash is answered now and the block sealed right after the
+    // answer is written (finishAfterAnswer), before any later request is served.
+    if (this.idle()) {
+      this.finishAfterAnswer(() => this.automine());
+      return hash;
+    }
     return this.exclusive(() => this.automine()).then(() => hash);
   }
 
@@ -739,30 +750,53 @@ export class Chain extends EventEmitter<ChainEvents> {
   // ---- snapshots (evm_snapshot / evm_revert) ----------------------------------------------
 
   /** Between changes, never inside one (a flashblock moves transactions from the queue to pending). */
-  takeSnapshot(): Promise<number> {
+  /** Taken at once when no change is queued or running (a snapshot is between changes, never inside one). */
+  takeSnapshot(): number | Promise<number> {
+    if (this.idle()) return this.snapshotNow();
+    return this.exclusive(async () => this.snapshotNow());
+  }
+
+  private snapshotNow(): number {
+    const id = this.nextSnapshotId++;
+    const queued = [...this.pendingSnapshot.transactions.map((item) => item.tx), ...this.queue.list()];
+    const changes = (this.systemChanges.get(this.building.number) ?? []).slice();
+    this.snapshots.set(id, { head: this.head, queued, changes, clock: this.clock.save() });
+    return id;
+  }
+
+  /**
+   * evm_revert. With nothing else queued the answer is known at once (whether the snapshot is
+   * there), and the chain is rewound right after it is written (finishAfterAnswer).
+   */
+  revertToSnapshot(id: number): boolean | Promise<boolean> {
+    if (this.idle()) {
+      const snapshot = this.takeSnapshotForRevert(id);
+      if (snapshot) this.finishAfterAnswer(() => this.revertTo(snapshot));
+      return snapshot !== undefined;
+    }
     return this.exclusive(async () => {
-      const id = this.nextSnapshotId++;
-      const queued = [...this.pendingSnapshot.transactions.map((item) => item.tx), ...this.queue.list()];
-      const changes = (this.systemChanges.get(this.building.number) ?? []).slice();
-      this.snapshots.set(id, { head: this.head, queued, changes, clock: this.clock.save() });
-      return id;
+      const snapshot = this.takeSnapshotForRevert(id);
+      if (snapshot) await this.revertTo(snapshot);
+      return snapshot !== undefined;
     });
   }
 
-  revertToSnapshot(id: number): Promise<boolean> {
-    return this.exclusive(async () => {
-      const snapshot = this.snapshots.get(id);
-      if (!snapshot) return false;
-      if (snapshot.head < BigInt(this.oldest)) throw this.pruned(snapshot.head, `snapshot ${id}'s head`);
-      for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
-      await this.rewindTo(snapshot.head);
-      this.queue.clear();
-      for (const tx of snapshot.queued) this.queue.add(tx);
-      this.clock.restore(snapshot.clock);
-      // The state setters' changes made before the snapshot come back with it (Anvil's snapshot is of its current state).
-      await this.startBlock(snapshot.changes);
-      return true;
-    });
+  /** The snapshot `id`, with it and every later one dropped; undefined when there is none. */
+  private takeSnapshotForRevert(id: number): Snapshot | undefined {
+    const snapshot = this.snapshots.get(id);
+    if (!snapshot) return undefined;
+    if (snapshot.head < BigInt(this.oldest)) throw this.pruned(snapshot.head, `snapshot ${id}'s head`);
+    for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+    return snapshot;
+  }
+
+  private async revertTo(snapshot: Snapshot): Promise<void> {
+    await this.rewindTo(snapshot.head);
+    this.queue.clear();
+    for (const tx of snapshot.queued) this.queue.add(tx);
+    this.clock.restore(snapshot.clock);
+    // The state setters' changes made before the snapshot come back with it (Anvil's snapshot is of its current state).
+    await this.startBlock(snapshot.changes);
   }
 
   /**
@@ -788,9 +822,47 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Runs work after every change before it has finished (changes, and reads that want one consistent picture). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
+    this.queuedWork++;
     const run = this.tail.then(work, work);
-    this.tail = run.catch(() => undefined);
+    this.tail = run.catch(() => undefined).then(this.workDone);
     return run;
+  }
+
+  private readonly workDone = (): void => {
+    this.queuedWork--;
+  };
+
+  /** No change is queued or running. */
+  private idle(): boolean {
+    return this.queuedWork === 0;
+  }
+
+  /**
+   * Undefined, or the end of a change whose answer went out before its work was done
+   * (finishAfterAnswer). Whoever serves requests waits for it before serving the next one, so
+   * every request sees the chain as if the change had finished before its answer.
+   */
+  get finishing(): Promise<void> | undefined {
+    return this.finishingWork;
+  }
+
+  /**
+   * The rest of a change whose answer is already known (an automined transaction's hash): run on
+   * the next turn of the event loop, once the answer is written, while the client reads it. The
+   * block is sealed in the time a client takes between two requests instead of before the first
+   * answer. Only when nothing else is queued (idle()), so the work runs as soon as it is due.
+   */
+  private finishAfterAnswer(work: () => Promise<void>): void {
+    const done: Promise<void> = this.exclusive(async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await work();
+    }).then(
+      () => undefined,
+      (error: unknown) => this.logger.error('finishing a change after its answer failed', { error: (error as Error)?.stack ?? String(error) }),
+    ).then(() => {
+      if (this.finishingWork === done) this.finishingWork = undefined;
+    });
+    this.finishingWork = done;
   }
 
   /**
@@ -1154,7 +1226,12 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** OP Stack (Holocene) extraData: version 0, then the EIP-1559 denominator and elasticity as uint32. */
   private extraData(): Hex {
-    return concat(['0x00', toBeHex(this.options.baseFeeDenominator, 4), toBeHex(this.options.baseFeeElasticity, 4)]);
+    const { baseFeeDenominator, baseFeeElasticity } = this.options;
+    const made = this.madeExtraData;
+    if (made && made.denominator === baseFeeDenominator && made.elasticity === baseFeeElasticity) return made.hex;
+    const hex = concat(['0x00', toBeHex(baseFeeDenominator, 4), toBeHex(baseFeeElasticity, 4)]) as Hex;
+    this.madeExtraData = { denominator: baseFeeDenominator, elasticity: baseFeeElasticity, hex };
+    return hex;
   }
 
   private resolveWaiters(hash: Hex, included: IncludedTransaction): void {

@@ -74,6 +74,12 @@ export function hashHeader(header: BlockHeader): Hex {
   return bytesHex(keccak256Bytes(encodeHeaderBytes(header)));
 }
 
+/** hashHeader() and blockSize() from one encoding of the header. */
+export function headerHashAndSize(header: BlockHeader, transactionBytes: number): { hash: Hex; size: number } {
+  const encoded = encodeHeaderBytes(header);
+  return { hash: bytesHex(keccak256Bytes(encoded)), size: blockSizeOf(encoded.length, transactionBytes) };
+}
+
 /** Bytes of an RLP length prefix for a payload of `length` bytes (strings and lists alike). */
 function rlpPrefixBytes(length: number): number {
   if (length < 56) return 1;
@@ -96,7 +102,10 @@ export function bodyTransactionBytes(encoded: Hex): number {
  * the sum of bodyTransactionBytes() of its transactions (so a growing block never re-encodes them).
  */
 export function blockSize(header: BlockHeader, transactionBytes: number): number {
-  const headerBytes = encodeHeaderBytes(header).length;
+  return blockSizeOf(encodeHeaderBytes(header).length, transactionBytes);
+}
+
+function blockSizeOf(headerBytes: number, transactionBytes: number): number {
   const transactionList = transactionBytes + rlpPrefixBytes(transactionBytes);
   const payload = headerBytes + transactionList + 1 + 1; // uncles and withdrawals: empty lists (0xc0)
   return payload + rlpPrefixBytes(payload);

@@ -2,11 +2,12 @@
 // without keeping its effects. Value transfers are native; calls to a native contract run its
 // TypeScript implementation against its own storage slots; a message that meets other code (a
 // creation, a deployed contract) runs in the EVM (./evm), loaded only then.
-import { AbiCoder, dataSlice, getCreateAddress } from 'ethers';
+import { AbiCoder, dataSlice } from 'ethers';
 import { ChainError } from '../encoding/errors';
 import type { Hex } from '../encoding/hex';
 import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '../encoding/records';
 import type { AccountRecord, StateDraft, StateReader } from '../state/worldState';
+import { createdAddress } from './createdAddress';
 import { machineFor } from './evm/index';
 import { initialWarmSet } from './evmGas';
 import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
@@ -307,7 +308,7 @@ async function applyWithEvm(draft: StateDraft, tx: TransactionRecord, env: Block
       ? { revertData: outcome.returnData, reason: decodeRevertReason(outcome.returnData) }
       : { revertData: '0x', reason: outcome.error };
   // A creation's receipt names the address it deploys to, whether or not the deployment succeeded.
-  const contractAddress = tx.to === null ? getCreateAddress({ from: tx.from, nonce: tx.nonce }).toLowerCase() : null;
+  const contractAddress = tx.to === null ? createdAddress(tx.from, tx.nonce) : null;
   return finishTransaction(draft, tx, env, price, { gasUsed: outcome.gasUsed, logs: outcome.logs, logAddresses: outcome.logAddresses, failure, contractAddress }, place);
 }
 

@@ -176,6 +176,9 @@ export function createRpcHandler(services: NodeServices, extra: ExtraMethods = {
   }
 
   function call(method: string, params: unknown[], profile: ProfileName, id: RpcId): RpcResponse | Promise<RpcResponse> {
+    // A change answered before its work was done (an automined transaction): served after it.
+    const finishing = services.chain.finishing;
+    if (finishing) return finishing.then(() => call(method, params, profile, id));
     const entry = methods.get(method);
     if (!entry) return errorResponse(id, ErrorCode.MethodNotFound, `the method ${method} does not exist/is not available`);
     const { spec, handler } = entry;

@@ -34,11 +34,11 @@ export const controlMethods: MethodTable = {
     await node.chain.setNextBlockTimestamp(timestamp);
     return null;
   },
-  evm_snapshot: async (_params, { node }) => quantity(await node.chain.takeSnapshot()),
-  evm_revert: async (params, { node }) => {
-    const id = parseInteger(params[0], 0, 'snapshot id');
-    return node.chain.revertToSnapshot(Number(id));
+  evm_snapshot: (_params, { node }) => {
+    const id = node.chain.takeSnapshot();
+    return id instanceof Promise ? id.then(quantity) : quantity(id);
   },
+  evm_revert: (params, { node }) => node.chain.revertToSnapshot(Number(parseInteger(params[0], 0, 'snapshot id'))),
   anvil_setBalance: async (params, { node }) => {
     const address = parseAddress(params[0], 0);
     const balance = parseInteger(params[1], 1, 'balance');
