@@ -1,6 +1,6 @@
 // Mining modes composed with flashblocks (what Anvil cannot show): interval mining keeps
 // pre-confirming inside the block; with mining off the pending block still shows what is queued
-// and nothing seals until evm_mine; automine answers a send only once its block is sealed; a
+// and nothing seals until evm_mine; with automine the request after a send sees its block sealed; a
 // dropped pre-confirmed transaction rebuilds the pending block (and a pending log filter hears
 // removed: true); the pending block takes a new base fee, gas limit and coinbase at once.
 import assert from 'node:assert/strict';
@@ -47,14 +47,14 @@ describe('mining modes with flashblocks', () => {
     assert.deepEqual(await rpc(node.url, 'txpool_status'), { pending: '0x0', queued: '0x0' });
   });
 
-  it('automine: eth_sendRawTransaction answers once its own block is sealed; timers stop', async () => {
+  it('automine: the request after eth_sendRawTransaction sees its own block sealed; timers stop', async () => {
     node = await startTestNode({ auto: true, blockTimeMs: 400, flashblockMs: 50 });
     await rpc(node.url, 'evm_setAutomine', [true]);
     const before = BigInt(await rpc(node.url, 'eth_blockNumber'));
     for (let i = 0; i < 3; i++) {
       const hash = await sendTokenTransfer(node, 1, 2, BigInt(i + 1));
       const receipt = await rpc(node.url, 'eth_getTransactionReceipt', [hash]);
-      assert.equal(BigInt(receipt.blockNumber), before + BigInt(i + 1), 'its own block, sealed before the send answered');
+      assert.equal(BigInt(receipt.blockNumber), before + BigInt(i + 1), 'its own block, sealed before the next request was served');
       assert.equal(await rpc(node.url, 'eth_blockNumber'), receipt.blockNumber);
     }
     await sleep(600);
