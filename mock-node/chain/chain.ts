@@ -563,6 +563,23 @@ export class Chain extends EventEmitter<ChainEvents> {
    * error is the caller's.
    */
   applySystemChange(change: SystemChange): Promise<void> {
+    if (!this.forkBase && this.idle()) {
+      // Nothing queued: the change is made on drafts now (a change that throws is the caller's
+      // error, and nothing changed), and committed right after the answer (finishAfterAnswer).
+      try {
+        const env = this.environment(this.pendingSnapshot);
+        const head = this.latest;
+        const headBase = this.stateView(head).state;
+        const draft = new StateDraft(this.building.state);
+        change(draft, env);
+        const headDraft = new StateDraft(headBase);
+        change(headDraft, env);
+        this.finishAfterAnswer(() => this.commitSystemChange(change, draft, head, headBase, headDraft));
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return this.exclusive(async () => {
       const env = this.environment(this.pendingSnapshot);
       // On a fork, a change over state not fetched yet runs again once what it missed is fetched.
@@ -584,13 +601,18 @@ export class Chain extends EventEmitter<ChainEvents> {
       const head = this.latest;
       const headBase = this.stateView(head).state;
       const headDraft = await changeOver(headBase);
-      this.recordSystemChange(this.building.number, change);
-      this.building.setState(await this.stateTrie.commit(this.building.state, draft));
-      const headState = await this.stateTrie.commit(headBase, headDraft);
-      this.changedHead = headState === head.state ? undefined : new HeadStateView(head, headState);
-      this.pendingSnapshot = this.building.snapshot(false);
-      this.emit('flashblock', this.pendingSnapshot, []);
+      await this.commitSystemChange(change, draft, head, headBase, headDraft);
     });
+  }
+
+  /** A system change made on drafts of the pending block's state and of the head's, committed to both. */
+  private async commitSystemChange(change: SystemChange, draft: StateDraft, head: BlockRecord, headBase: StateLayer, headDraft: StateDraft): Promise<void> {
+    this.recordSystemChange(this.building.number, change);
+    this.building.setState(await this.stateTrie.commit(this.building.state, draft));
+    const headState = await this.stateTrie.commit(headBase, headDraft);
+    this.changedHead = headState === head.state ? undefined : new HeadStateView(head, headState);
+    this.pendingSnapshot = this.building.snapshot(false);
+    this.emit('flashblock', this.pendingSnapshot, []);
   }
 
   // ---- the clock (evm_increaseTime, evm_setNextBlockTimestamp) -------------------------------

@@ -1,5 +1,5 @@
-// An automined transaction's hash and evm_revert's answer go out before the block is sealed or the
-// chain rewound (the work runs right after the answer is written). Whatever comes next must still
+// An automined transaction's hash, evm_revert's answer and a state setter's go out before the block
+// is sealed, the chain rewound or the change committed (the work runs right after the answer is written). Whatever comes next must still
 // see the change done: the next request of a batch, a request pipelined behind it on the same
 // connection, and a request on another connection.
 import assert from 'node:assert/strict';
@@ -54,7 +54,7 @@ function pipelined(url: string, bodies: [unknown, unknown]): Promise<unknown[]> 
   });
 }
 
-describe('automine and evm_revert answer first; what comes next sees the change done', () => {
+describe('automine, evm_revert and the state setters answer first; what comes next sees the change done', () => {
   describe('in process', () => {
     let node: RunningMockNode;
     let chainId: bigint;
@@ -100,6 +100,24 @@ describe('automine and evm_revert answer first; what comes next sees the change 
       assert.equal(number.result, head);
       assert.equal(found.result, null);
       assert.equal(again.result, false, 'the snapshot is used up by the first revert');
+    });
+
+    it('a batch [anvil_setStorageAt, eth_getStorageAt at latest and pending, anvil_setNonce, eth_getTransactionCount]: each read sees the change', async () => {
+      const address = '0x00000000000000000000000000000000000000aa';
+      const value = `0x${'2a'.padStart(64, '0')}`;
+      const reply = await post(node.url, [
+        { jsonrpc: '2.0', id: 1, method: 'anvil_setStorageAt', params: [address, '0x5', value] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_getStorageAt', params: [address, '0x5', 'latest'] },
+        { jsonrpc: '2.0', id: 3, method: 'eth_getStorageAt', params: [address, '0x5', 'pending'] },
+        { jsonrpc: '2.0', id: 4, method: 'anvil_setNonce', params: [address, '0x11'] },
+        { jsonrpc: '2.0', id: 5, method: 'eth_getTransactionCount', params: [address, 'latest'] },
+      ]);
+      const [set, latest, pending, nonceSet, nonce] = reply.body as { result: unknown }[];
+      assert.equal(set.result, true);
+      assert.equal(latest.result, value);
+      assert.equal(pending.result, value);
+      assert.equal(nonceSet.result, null);
+      assert.equal(nonce.result, '0x11');
     });
 
     it('a request on another connection, sent while the block is being sealed, sees it sealed', async () => {
