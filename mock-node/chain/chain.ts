@@ -560,12 +560,14 @@ export class Chain extends EventEmitter<ChainEvents> {
    * Applies a state change outside any transaction (anvil_setBalance, mock_mint ...) to the
    * current state: the head's (reads at `latest` see it at once, no block is made) and the
    * pending block's. All or nothing: a change that throws leaves the chain as it was, and the
-   * error is the caller's.
+   * error is the caller's. Resolves once the change is committed; with `answerFirst`, once it is
+   * made, the commit following before any other request is served (chain.finishing).
    */
-  applySystemChange(change: SystemChange): Promise<void> {
-    if (!this.forkBase && this.idle()) {
-      // Nothing queued: the change is made on drafts now (a change that throws is the caller's
-      // error, and nothing changed), and committed right after the answer (finishAfterAnswer).
+  applySystemChange(change: SystemChange, options: { answerFirst?: boolean } = {}): Promise<void> {
+    if (options.answerFirst && !this.forkBase && this.idle()) {
+      // answerFirst (a JSON-RPC setter) with nothing queued: the change is made on drafts now (a
+      // change that throws is the caller's error, and nothing changed), the promise resolves, and
+      // the drafts are committed right after the answer is written (finishAfterAnswer).
       try {
         const env = this.environment(this.pendingSnapshot);
         const head = this.latest;

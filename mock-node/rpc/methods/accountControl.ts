@@ -6,7 +6,7 @@
 // holds it over its pre-confirmed transactions, so the next block to seal carries it and its
 // stateRoot covers it); nothing is logged and no transaction is made.
 import { parseAddress, parseAmount, parseBoolean, parseData, parseHash, parseSlot } from '../params';
-import type { MethodHandler, MethodTable } from './types';
+import { ANSWER_FIRST, type MethodHandler, type MethodTable } from './types';
 
 const MAX_NONCE = 2n ** 64n - 1n;
 
@@ -30,7 +30,7 @@ const setStorageAt: MethodHandler = async (params, { node }) => {
   const address = parseAddress(params[0], 0);
   const slot = parseSlot(params[1], 1);
   const value = BigInt(parseHash(params[2], 2, 'value'));
-  await node.chain.applySystemChange((draft) => draft.setStorage(address, slot, value));
+  await node.chain.applySystemChange((draft) => draft.setStorage(address, slot, value), ANSWER_FIRST);
   return true;
 };
 
@@ -39,7 +39,7 @@ const setNonce: MethodHandler = async (params, { node }) => {
   const address = parseAddress(params[0], 0);
   const given = parseAmount(params[1], 1, 'nonce');
   const nonce = given > MAX_NONCE ? MAX_NONCE : given;
-  await node.chain.applySystemChange((draft) => draft.updateAccount(address, { nonce }));
+  await node.chain.applySystemChange((draft) => draft.updateAccount(address, { nonce }), ANSWER_FIRST);
   return null;
 };
 
@@ -47,7 +47,7 @@ const setNonce: MethodHandler = async (params, { node }) => {
 const setCode: MethodHandler = async (params, { node }) => {
   const address = parseAddress(params[0], 0);
   const code = parseData(params[1], 1, 'code');
-  await node.chain.applySystemChange((draft) => draft.updateAccount(address, { code }));
+  await node.chain.applySystemChange((draft) => draft.updateAccount(address, { code }), ANSWER_FIRST);
   return null;
 };
 

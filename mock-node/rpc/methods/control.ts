@@ -2,7 +2,7 @@
 import { quantity } from '../../encoding/hex';
 import { invalidInput, invalidParams } from '../errors';
 import { parseAddress, parseInteger } from '../params';
-import type { MethodTable } from './types';
+import { ANSWER_FIRST, type MethodTable } from './types';
 
 export const controlMethods: MethodTable = {
   /** evm_mine(), evm_mine(count), evm_mine({ blocks, timestamp }). */
@@ -42,7 +42,7 @@ export const controlMethods: MethodTable = {
   anvil_setBalance: async (params, { node }) => {
     const address = parseAddress(params[0], 0);
     const balance = parseInteger(params[1], 1, 'balance');
-    await node.chain.applySystemChange((draft) => draft.updateAccount(address, { balance }));
+    await node.chain.applySystemChange((draft) => draft.updateAccount(address, { balance }), ANSWER_FIRST);
     return null;
   },
   /** Cuts one flashblock now; answers what the pending block looks like after it. */

@@ -7,7 +7,7 @@ import { parseAddress, parseAmount, parseBoolean } from '../params';
 import { storageOf } from '../../execution/execute';
 import { StableToken, TokenState } from '../../execution/token/index';
 import { MAX_BALANCE } from '../../tokenKit/index';
-import type { MethodContext, MethodTable } from './types';
+import { ANSWER_FIRST, type MethodContext, type MethodTable } from './types';
 
 function tokenOf(ctx: MethodContext): StableToken {
   const contract = ctx.node.contracts.get(ctx.node.options.token.address.toLowerCase());
@@ -18,7 +18,7 @@ function tokenOf(ctx: MethodContext): StableToken {
 /** A change to the token's storage on top of pending, all or nothing (the chain's writer applies it). */
 function changeToken(ctx: MethodContext, change: (state: TokenState) => void): Promise<void> {
   const token = tokenOf(ctx);
-  return ctx.node.chain.applySystemChange((draft) => change(new TokenState(storageOf(draft, token.address))));
+  return ctx.node.chain.applySystemChange((draft) => change(new TokenState(storageOf(draft, token.address))), ANSWER_FIRST);
 }
 
 export const tokenControlMethods: MethodTable = {

@@ -28,3 +28,9 @@ export interface MethodContext {
 
 export type MethodHandler = (params: readonly unknown[], ctx: MethodContext) => unknown;
 export type MethodTable = Readonly<Record<string, MethodHandler>>;
+
+/**
+ * How a JSON-RPC state setter asks the chain to apply its change: answered as soon as the change
+ * is made, committed right after the answer is written and before any other request is served.
+ */
+export const ANSWER_FIRST = { answerFirst: true } as const;
