@@ -8,12 +8,18 @@ import type { DevAccounts } from '../execution/devAccounts';
 import type { NativeContracts } from '../execution/execute';
 import type { MockNodeOptions } from '../options';
 import type { AccountRecord } from '../state/worldState';
+import { PROXY_SLOTS } from '../upstream/proxySlots';
 import type { UpstreamState } from '../upstream/upstreamState';
 import { genesisAlloc } from './genesisAlloc';
 
-/** Fetches what the fork's start needs to know (the dev accounts, the token's address) in one batch. */
+/**
+ * Fetches what the fork's start needs to know (the dev accounts, the token's address) in one
+ * batch, with the proxy slots at the token's address: when the token is a proxy (USDC is), its
+ * implementation's account follows in one more, and a first balanceOf needs only the balance.
+ */
 export async function fetchStartAccounts(state: UpstreamState, options: MockNodeOptions, accounts: DevAccounts): Promise<void> {
-  await state.fetch({ accounts: new Set<Hex>([...accounts.addresses(), options.token.address]), slots: new Map() });
+  const token = options.token.address;
+  await state.fetch({ accounts: new Set<Hex>([...accounts.addresses(), token]), slots: new Map([[token, new Set(PROXY_SLOTS)]]) });
 }
 
 /** True when the token's address holds code at the fork block (the upstream's contract is the token). */

@@ -2,9 +2,12 @@
 // code) or a storage slot is fetched the first time something reads it, in one JSON-RPC batch
 // with everything else the same read was missing, always at the fork block (a number, never a
 // tag), and kept. Values at a fixed block never change, so the cache may drop an entry (it does,
-// oldest first, past its bound) and fetch it again later with the same answer.
+// oldest first, past its bound) and fetch it again later with the same answer. A fetched account
+// whose code is an upgradeable proxy brings its proxy slots and its implementation's account in
+// the same fetch (proxySlots.ts): every call of the proxy reads them.
 import type { Hex } from '../encoding/hex';
 import { quantity } from '../encoding/hex';
+import { implementationIn, proxySlotsIn } from './proxySlots';
 import { upstreamData, upstreamQuantity, type UpstreamCall, type UpstreamClient } from './upstreamClient';
 
 /** An account as the upstream has it at the fork block. */
@@ -31,11 +34,16 @@ export interface UpstreamStateBounds {
 
 export const DEFAULT_UPSTREAM_STATE_BOUNDS: UpstreamStateBounds = { entries: 1_000_000, codeBytes: 256 * 1024 * 1024 };
 
+/** Most rounds a fetch adds for proxies (a proxy's slots, its implementation, a proxy behind a proxy). */
+const PROXY_ROUNDS = 4;
+
 export class UpstreamState {
   private readonly accounts = new Map<Hex, UpstreamAccount>();
   /** `address:slot` -> value. */
   private readonly slots = new Map<string, bigint>();
   private codeBytes = 0;
+  /** The proxy slots each kept account's code reads (proxies only). */
+  private readonly proxies = new Map<Hex, bigint[]>();
   /** Reads in flight, by key: a second read of the same key waits for the first. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Entries fetched since the start (tests and the bench read them). */
@@ -63,8 +71,48 @@ export class UpstreamState {
     return { accounts: this.accounts.size, slots: this.slots.size, codeBytes: this.codeBytes };
   }
 
-  /** Fetches what is missing (and not kept already) in one batch; an UpstreamError when the upstream fails. */
+  /**
+   * Fetches what is missing (and not kept already) in one batch; an UpstreamError when the
+   * upstream fails. Then, while any account it touched is a proxy whose slots or implementation
+   * are not kept, fetches those too (one more batch a level; their failure is left to the read
+   * that needs them).
+   */
   async fetch(missing: MissingKeys): Promise<void> {
+    await this.fetchOnce(missing);
+    let touched = new Set<Hex>([...missing.accounts, ...missing.slots.keys()]);
+    for (let round = 0; round < PROXY_ROUNDS; round++) {
+      const next = this.proxyNeeds(touched);
+      if (next.accounts.size === 0 && next.slots.size === 0) return;
+      try {
+        await this.fetchOnce(next);
+      } catch {
+        return;
+      }
+      touched = new Set<Hex>([...next.accounts, ...next.slots.keys()]);
+    }
+  }
+
+  /** What the proxies among `addresses` read on every call and is not kept: their proxy slots, then their implementation's account. */
+  private proxyNeeds(addresses: Iterable<Hex>): MissingKeys {
+    const needs: MissingKeys = { accounts: new Set(), slots: new Map() };
+    for (const address of addresses) {
+      for (const slot of this.proxies.get(address) ?? []) {
+        const value = this.storage(address, slot);
+        if (value === undefined) {
+          let slots = needs.slots.get(address);
+          if (!slots) needs.slots.set(address, (slots = new Set()));
+          slots.add(slot);
+          continue;
+        }
+        const implementation = implementationIn(slot, value);
+        if (implementation !== undefined && !this.accounts.has(implementation)) needs.accounts.add(implementation);
+      }
+    }
+    return needs;
+  }
+
+  /** One batch of what `missing` names and is not kept (reads already in flight are waited for). */
+  private async fetchOnce(missing: MissingKeys): Promise<void> {
     const tag = quantity(this.blockNumber);
     const calls: UpstreamCall[] = [];
     const apply: ((results: unknown[], at: number) => void)[] = [];
@@ -124,6 +172,8 @@ export class UpstreamState {
 
   private keepAccount(address: Hex, account: UpstreamAccount): void {
     this.accounts.set(address, account);
+    const proxySlots = proxySlotsIn(account.code);
+    if (proxySlots.length > 0) this.proxies.set(address, proxySlots);
     this.codeBytes += (account.code.length - 2) / 2;
     this.fetched++;
     this.bound();
@@ -145,6 +195,7 @@ export class UpstreamState {
     for (const [address, account] of this.accounts) {
       if (n++ >= dropAccounts) break;
       this.accounts.delete(address);
+      this.proxies.delete(address);
       this.codeBytes -= (account.code.length - 2) / 2;
     }
     n = 0;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { anvilOrSkip } from '../../helpers/anvil';
 import { startCountingProxy, type CountingProxy } from '../../helpers/countingProxy';
-import { balanceOfCall, startForkUpstream, type ForkUpstream } from '../../helpers/forkUpstream';
+import { BASE_USDC, balanceOfCall, startForkUpstream, type ForkUpstream } from '../../helpers/forkUpstream';
 import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
 
 const API_KEY = 'sk9f3c1d2e4b5a6978';
@@ -84,5 +84,64 @@ describe('fork: the upstream through a counting proxy', function () {
     assert.match(history.message, /fork's upstream/);
     assert.ok(logged.length > 0);
     assert.ok(!logged.some((line) => line.includes(API_KEY)), 'the key never reaches the log');
+  });
+});
+
+// Proxies through the same counting proxy: the fork fetches a proxy's slots and its
+// implementation's account together with the proxy, not one run of the EVM at a time.
+describe("fork: a proxy's implementation comes with the proxy", function () {
+  this.timeout(120_000);
+  const SECOND_PROXY = '0x00000000000000000000000000000000000a0b0c';
+  const SECOND_IMPLEMENTATION = '0x00000000000000000000000000000000000d0e0f';
+  const ZEPPELINOS_IMPLEMENTATION = '0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3';
+  const ZEPPELINOS_ADMIN = '0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1ff9390b';
+  let upstream: ForkUpstream;
+  let proxy: CountingProxy;
+  let mock: RunningMockNode;
+  let forkBlock: bigint;
+
+  before(async function () {
+    anvilOrSkip(this);
+    upstream = await startForkUpstream();
+    // A second FiatTokenProxy, not fetched at the start, over a copy of the implementation at another address.
+    const url = upstream.anvil.url;
+    const at = `0x${upstream.forkBlock.toString(16)}`;
+    const implementation = `0x${(await rpc(url, 'eth_getStorageAt', [BASE_USDC, ZEPPELINOS_IMPLEMENTATION, at])).slice(-40)}`;
+    await rpc(url, 'anvil_setCode', [SECOND_IMPLEMENTATION, await rpc(url, 'eth_getCode', [implementation, at])]);
+    await rpc(url, 'anvil_setCode', [SECOND_PROXY, await rpc(url, 'eth_getCode', [BASE_USDC, at])]);
+    await rpc(url, 'anvil_setStorageAt', [SECOND_PROXY, ZEPPELINOS_IMPLEMENTATION, `0x${SECOND_IMPLEMENTATION.slice(2).padStart(64, '0')}`]);
+    await rpc(url, 'anvil_setStorageAt', [SECOND_PROXY, ZEPPELINOS_ADMIN, await rpc(url, 'eth_getStorageAt', [BASE_USDC, ZEPPELINOS_ADMIN, at])]);
+    await rpc(url, 'anvil_mine', ['0x1']);
+    forkBlock = BigInt(await rpc(url, 'eth_blockNumber'));
+    proxy = await startCountingProxy(url);
+    mock = await startTestNode({ fork: { url: proxy.url, blockNumber: forkBlock, timeoutMs: TIMEOUT_MS, retries: 2, retryBackoffMs: 20 } });
+  });
+
+  after(async () => {
+    await mock?.stop();
+    await proxy?.cut().catch(() => undefined);
+    await upstream?.stop();
+  });
+
+  const upstreamAnswer = (call: Record<string, unknown>) => rpc(upstream.anvil.url, 'eth_call', [call, `0x${forkBlock.toString(16)}`]);
+
+  it("answers the first balanceOf of the forked USDC (a proxy fetched at the start) with one request upstream", async () => {
+    const call = balanceOfCall(upstream.holder);
+    const before = proxy.forwarded;
+    const answer = await rpc(mock.url, 'eth_call', [call, 'latest']);
+    assert.equal(proxy.forwarded - before, 1, 'the balance slot (and the caller) in one batch: the proxy slots and the implementation came with the start');
+    assert.equal(answer, await upstreamAnswer(call));
+  });
+
+  it('fetches a proxy first met in a call with its slots and its implementation: four requests for a first balanceOf, not five', async () => {
+    const call = { ...balanceOfCall(upstream.holder), to: SECOND_PROXY };
+    const before = proxy.forwarded;
+    const answer = await rpc(mock.url, 'eth_call', [call, 'latest']);
+    // The proxy's account; its admin and implementation slots; the implementation's account; the balance slot.
+    assert.equal(proxy.forwarded - before, 4);
+    assert.equal(answer, await upstreamAnswer(call));
+    const again = proxy.forwarded;
+    await rpc(mock.url, 'eth_call', [call, 'latest']);
+    assert.equal(proxy.forwarded, again, 'nothing more went upstream');
   });
 });
