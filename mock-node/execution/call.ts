@@ -4,7 +4,7 @@
 // meets EVM code (creation code in a deployless call, a deployed contract) runs in the EVM.
 import { ChainError } from '../encoding/errors';
 import { StateDraft, type StateReader } from '../state/worldState';
-import { missesTogether } from '../state/missRecorder';
+import { missesTogether, runRecorded, type MissRecorder } from '../state/missRecorder';
 import { machineFor } from './evm/index';
 import type { EvmMessage, EvmOutcome, Machine } from './evm/machine';
 import { decodeRevertReason, messageNeedsEvm, runMessage, type CallRequest, type CallResult, type NativeContracts } from './execute';
@@ -23,8 +23,13 @@ export function simulateCall(
   contracts: NativeContracts,
   options: SimulateOptions = {},
 ): Promise<CallResult> {
-  // On a fork, everything the call reads that is not fetched yet is asked for together.
-  if (state.forked) return missesTogether(state, (reader) => simulate(reader, request, env, contracts, options));
+  // On a fork, everything the call reads that is not fetched yet is asked for together; over a
+  // state that can fetch it (a block's), the call runs again here once it is.
+  if (state.forked) {
+    const run = (reader: MissRecorder) => simulate(reader, request, env, contracts, options);
+    const fetchMissing = state.fetchMissing?.bind(state);
+    return fetchMissing ? runRecorded(fetchMissing, () => state, run) : missesTogether(state, run);
+  }
   return simulate(state, request, env, contracts, options);
 }
 

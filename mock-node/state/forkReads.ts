@@ -14,6 +14,8 @@ export type { MissingKeys };
 export interface StateBelow {
   account(address: Hex): UpstreamAccount | undefined;
   storage(address: Hex, slot: bigint): bigint | undefined;
+  /** Fetches what a run missed (one batch); the upstream's error when it fails. */
+  fetch(missing: MissingKeys): Promise<void>;
 }
 
 /** A read of forked state that was not fetched (the caller fetches what it names and tries again). */

@@ -3,7 +3,7 @@
 // is cut. Reads walk the layers from newest to oldest; chains of layers are flattened once they
 // grow deep so a read stays a handful of map lookups.
 import type { Hex } from '../encoding/hex';
-import { missedAccount, missedSlot, type StateBelow } from './forkReads';
+import { MissingState, missedAccount, missedSlot, type MissingKeys, type StateBelow } from './forkReads';
 
 export interface AccountRecord {
   readonly nonce: bigint;
@@ -28,6 +28,8 @@ export interface StateReader {
   knownAccount?(address: Hex): AccountRecord | undefined;
   /** On a fork: the slot as far as it is known here, undefined when the upstream has not given it yet. */
   knownStorage?(address: Hex, slot: bigint): bigint | undefined;
+  /** On a fork: fetches what a run over this state missed (one batch), so that it can run again here. */
+  fetchMissing?(missing: MissingKeys): Promise<void>;
 }
 
 const FLATTEN_DEPTH = 32;
@@ -83,6 +85,10 @@ export class StateLayer implements StateReader {
 
   get forked(): boolean {
     return this.below !== undefined;
+  }
+
+  fetchMissing(missing: MissingKeys): Promise<void> {
+    return this.below ? this.below.fetch(missing) : Promise.reject(new MissingState(missing));
   }
 
   private accountBelow(address: Hex): AccountRecord {
@@ -179,6 +185,11 @@ export class StateDraft implements StateReader {
 
   get forked(): boolean {
     return this.base.forked === true;
+  }
+
+  /** Over a state that cannot fetch (a recorder's), the misses are thrown for the caller to fetch. */
+  fetchMissing(missing: MissingKeys): Promise<void> {
+    return this.base.fetchMissing ? this.base.fetchMissing(missing) : Promise.reject(new MissingState(missing));
   }
 
   knownAccount(address: Hex): AccountRecord | undefined {
