@@ -2,7 +2,8 @@
 // (--fork-url) and on `anvil --fork-url` of the same upstream at the same block: the first
 // balanceOf of a fresh holder (its balance slot fetched from the upstream; the token's code was
 // fetched by an earlier holder's read), and the hundredth balanceOf of the same holder (all kept),
-// set beside the same read on a fresh chain of the mock node's own.
+// set beside the same read on a fresh chain of the mock node's own. The three nodes run at once and
+// their reads take turns, so each figure meets the same moment of the machine's load.
 import { Interface } from 'ethers';
 import { deployBenchToken } from '../benchToken';
 import { startAnvilNode, startMockCli, type BenchNode } from '../processes';
@@ -31,21 +32,26 @@ async function timed(url: string, token: string, holder: string): Promise<number
   return ms;
 }
 
-/** For each holder (a first read of its slot): the first read's time and the hundredth's. */
-async function measure(node: BenchNode, token: string, list: readonly string[]): Promise<ForkFigures> {
-  await timed(node.url, token, list[0]); // the token's code (and the first holder) fetched: not measured
-  const firsts: number[] = [];
-  const hundredths: number[] = [];
+/**
+ * For each holder (a first read of its slot on a fork): the first read's time and the hundredth's,
+ * on every target at once. The reads take turns (each target's read of a holder, then the next
+ * read), so the fork, Anvil and the fresh chain meet the same moment of the machine's load.
+ */
+async function measure(targets: readonly { node: BenchNode; token: string }[], list: readonly string[]): Promise<ForkFigures[]> {
+  // The token's code (and the first holder) fetched: not measured.
+  for (const { node, token } of targets) await timed(node.url, token, list[0]);
+  const firsts: number[][] = targets.map(() => []);
+  const hundredths: number[][] = targets.map(() => []);
   for (const holder of list.slice(1)) {
-    let last = 0;
     for (let i = 0; i < READS_PER_HOLDER; i++) {
-      const ms = await timed(node.url, token, holder);
-      if (i === 0) firsts.push(ms);
-      last = ms;
+      for (let t = 0; t < targets.length; t++) {
+        const ms = await timed(targets[t].node.url, targets[t].token, holder);
+        if (i === 0) firsts[t].push(ms);
+        if (i === READS_PER_HOLDER - 1) hundredths[t].push(ms);
+      }
     }
-    hundredths.push(last);
   }
-  return { first: { value: median(firsts) }, hundredth: { value: median(hundredths) } };
+  return targets.map((_, t) => ({ first: { value: median(firsts[t]) }, hundredth: { value: median(hundredths[t]) } }));
 }
 
 export async function forkRows(config: BenchConfig): Promise<Row[]> {
@@ -54,33 +60,20 @@ export async function forkRows(config: BenchConfig): Promise<Row[]> {
   const count = size(config, 11, 3);
   const list = holders(count);
   const upstream = await startAnvilNode(binary, { manual: true });
+  const started: BenchNode[] = [];
   try {
     const [deployer] = devKeys(1);
     const token = await deployBenchToken(upstream.url, deployer, list, 10n ** 12n);
     const forkBlock = String(BigInt(await call(upstream.url, 'eth_blockNumber')));
     const mockNode = await startMockCli({ manual: true, extraArgs: ['--fork-url', upstream.url, '--fork-block-number', forkBlock] });
-    let mock: ForkFigures;
-    try {
-      mock = await measure(mockNode, token, list);
-    } finally {
-      await mockNode.stop();
-    }
+    started.push(mockNode);
     const anvilNode = await startAnvilNode(binary, { manual: true, extraArgs: ['--fork-url', upstream.url, '--fork-block-number', forkBlock, '--no-storage-caching'] });
-    let anvil: ForkFigures;
-    try {
-      anvil = await measure(anvilNode, token, list);
-    } finally {
-      await anvilNode.stop();
-    }
+    started.push(anvilNode);
     // The same reads on a fresh chain of the mock node's own (the token deployed on it).
     const freshNode = await startMockCli({ manual: true });
-    let fresh: ForkFigures;
-    try {
-      const freshToken = await deployBenchToken(freshNode.url, deployer, list, 10n ** 12n);
-      fresh = await measure(freshNode, freshToken, list);
-    } finally {
-      await freshNode.stop();
-    }
+    started.push(freshNode);
+    const freshToken = await deployBenchToken(freshNode.url, deployer, list, 10n ** 12n);
+    const [mock, anvil, fresh] = await measure([{ node: mockNode, token }, { node: anvilNode, token }, { node: freshNode, token: freshToken }], list);
     const sameAsFresh = fresh.hundredth.value;
     return [
       {
@@ -103,6 +96,7 @@ export async function forkRows(config: BenchConfig): Promise<Row[]> {
       },
     ];
   } finally {
+    for (const node of started) await node.stop();
     await upstream.stop();
   }
 }
