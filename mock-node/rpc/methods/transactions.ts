@@ -180,7 +180,7 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   }
   const { input, nonce, ...filled } = await fillTransaction(call, ctx);
   const tx = Transaction.from({ ...filled, nonce: Number(nonce), data: input });
-  if (!wallet) return node.chain.submit(impersonatedTransaction(tx, call.from));
+  if (!wallet) return node.chain.accept(impersonatedTransaction(tx, call.from));
   const signed = await wallet.signTransaction(tx);
   const record = fromEthers(Transaction.from(signed), signed.toLowerCase(), wallet.address);
   return node.chain.accept(record);

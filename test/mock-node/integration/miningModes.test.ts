@@ -61,6 +61,20 @@ describe('mining modes with flashblocks', () => {
     assert.equal(BigInt(await rpc(node.url, 'eth_blockNumber')), before + 3n, 'no empty blocks in automine');
   });
 
+  it('automine: eth_sendTransaction from an impersonated account is sealed in its own block, as a signed one is', async () => {
+    node = await startTestNode();
+    await rpc(node.url, 'evm_setAutomine', [true]);
+    const who = '0x00000000000000000000000000000000000000b1';
+    await rpc(node.url, 'anvil_setBalance', [who, '0xde0b6b3a7640000']);
+    await rpc(node.url, 'anvil_impersonateAccount', [who]);
+    const before = BigInt(await rpc(node.url, 'eth_blockNumber'));
+    const hash = await rpc(node.url, 'eth_sendTransaction', [{ from: who, to: node.accounts[1].address, value: '0x1' }]);
+    const receipt = await rpc(node.url, 'eth_getTransactionReceipt', [hash]);
+    assert.ok(receipt, 'mined before the next request');
+    assert.equal(BigInt(receipt.blockNumber), before + 1n);
+    assert.equal(receipt.from, who);
+  });
+
   it('anvil_dropTransaction of a pre-confirmed transaction builds the pending block again; a pending log filter hears removed: true', async () => {
     node = await startTestNode();
     const filter = await rpc(node.url, 'eth_newFilter', [{ fromBlock: 'latest', toBlock: 'pending', topics: [TRANSFER_TOPIC] }]);
