@@ -57,6 +57,15 @@ export interface ChainEvents {
  * `automine`: each accepted transaction seals its own block at once; `none`: only evm_mine /
  * anvil_mine seal (flashblocks still run on their timer when the node started in auto mode).
  */
+/**
+ * `answerFirst`: the caller answers a request with what the change returns and wants that as soon
+ * as it is known; the rest of the change's work follows right after, before any other request is
+ * served (Chain.finishing). Without it, the change's promise resolves once all of it is done.
+ */
+export interface AnswerOptions {
+  answerFirst?: boolean;
+}
+
 export type MiningMode = { kind: 'interval'; blockMs: number } | { kind: 'automine' } | { kind: 'none' };
 
 export interface GenesisAlloc {
@@ -444,13 +453,13 @@ export class Chain extends EventEmitter<ChainEvents> {
    * submit(), then with automine on, seals the transaction's block before answering (a promise
    * then); otherwise the hash at once, with no promise or turn of the event loop per transaction.
    */
-  accept(tx: TransactionRecord): Hex | Promise<Hex> {
+  accept(tx: TransactionRecord, options: AnswerOptions = {}): Hex | Promise<Hex> {
     if (this.forkBase) return this.acceptForked(tx);
     const hash = this.submit(tx);
     if (this.mining.kind !== 'automine') return hash;
-    // Nothing else in the way: the hash is answered now and the block sealed right after the
-    // answer is written (finishAfterAnswer), before any later request is served.
-    if (this.idle()) {
+    // answerFirst (JSON-RPC) with nothing else in the way: the hash is answered now and the block
+    // sealed right after the answer is written (finishAfterAnswer), before any later request is served.
+    if (options.answerFirst && this.idle()) {
       this.finishAfterAnswer(() => this.automine());
       return hash;
     }
@@ -563,7 +572,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * error is the caller's. Resolves once the change is committed; with `answerFirst`, once it is
    * made, the commit following before any other request is served (chain.finishing).
    */
-  applySystemChange(change: SystemChange, options: { answerFirst?: boolean } = {}): Promise<void> {
+  applySystemChange(change: SystemChange, options: AnswerOptions = {}): Promise<void> {
     if (options.answerFirst && !this.forkBase && this.idle()) {
       // answerFirst (a JSON-RPC setter) with nothing queued: the change is made on drafts now (a
       // change that throws is the caller's error, and nothing changed), the promise resolves, and
@@ -773,7 +782,6 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- snapshots (evm_snapshot / evm_revert) ----------------------------------------------
 
-  /** Between changes, never inside one (a flashblock moves transactions from the queue to pending). */
   /** Taken at once when no change is queued or running (a snapshot is between changes, never inside one). */
   takeSnapshot(): number | Promise<number> {
     if (this.idle()) return this.snapshotNow();
@@ -789,11 +797,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * evm_revert. With nothing else queued the answer is known at once (whether the snapshot is
-   * there), and the chain is rewound right after it is written (finishAfterAnswer).
+   * evm_revert: whether snapshot `id` was there, once the chain is rewound to it. With
+   * `answerFirst` (JSON-RPC) and nothing else queued, that answer is given at once and the chain
+   * rewound right after it is written (finishAfterAnswer).
    */
-  revertToSnapshot(id: number): boolean | Promise<boolean> {
-    if (this.idle()) {
+  revertToSnapshot(id: number, options: AnswerOptions = {}): boolean | Promise<boolean> {
+    if (options.answerFirst && this.idle()) {
       const snapshot = this.takeSnapshotForRevert(id);
       if (snapshot) this.finishAfterAnswer(() => this.revertTo(snapshot));
       return snapshot !== undefined;

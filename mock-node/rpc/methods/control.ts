@@ -38,7 +38,7 @@ export const controlMethods: MethodTable = {
     const id = node.chain.takeSnapshot();
     return id instanceof Promise ? id.then(quantity) : quantity(id);
   },
-  evm_revert: (params, { node }) => node.chain.revertToSnapshot(Number(parseInteger(params[0], 0, 'snapshot id'))),
+  evm_revert: (params, { node }) => node.chain.revertToSnapshot(Number(parseInteger(params[0], 0, 'snapshot id')), ANSWER_FIRST),
   anvil_setBalance: async (params, { node }) => {
     const address = parseAddress(params[0], 0);
     const balance = parseInteger(params[1], 1, 'balance');

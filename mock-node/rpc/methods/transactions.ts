@@ -26,7 +26,7 @@ import {
 } from '../params';
 import { blockRef, receiptJson, transactionJson } from '../shapes';
 import { SUGGESTED_PRIORITY_FEE } from './chainInfo';
-import type { MethodContext, MethodTable } from './types';
+import { ANSWER_FIRST, type MethodContext, type MethodTable } from './types';
 
 /** EIP-7966 as Base serves it: default and maximum wait. */
 export const SYNC_TIMEOUT_MS = 6000;
@@ -180,10 +180,10 @@ async function sendTransaction(params: readonly unknown[], ctx: MethodContext): 
   }
   const { input, nonce, ...filled } = await fillTransaction(call, ctx);
   const tx = Transaction.from({ ...filled, nonce: Number(nonce), data: input });
-  if (!wallet) return node.chain.accept(impersonatedTransaction(tx, call.from));
+  if (!wallet) return node.chain.accept(impersonatedTransaction(tx, call.from), ANSWER_FIRST);
   const signed = await wallet.signTransaction(tx);
   const record = fromEthers(Transaction.from(signed), signed.toLowerCase(), wallet.address);
-  return node.chain.accept(record);
+  return node.chain.accept(record, ANSWER_FIRST);
 }
 
 /**
@@ -231,7 +231,7 @@ async function fillTransactionAnswer(params: readonly unknown[], ctx: MethodCont
  * flashblock or automine seal can take the transaction.
  */
 function acceptRaw(node: MethodContext['node'], tx: TransactionRecord): Hex | Promise<Hex> {
-  const accepted = node.chain.accept(tx);
+  const accepted = node.chain.accept(tx, ANSWER_FIRST);
   const contract = node.contracts.get(tx.to);
   if (contract?.prepare && node.chain.queuedTransaction(tx.hash)) {
     try {

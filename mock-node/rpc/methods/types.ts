@@ -30,7 +30,8 @@ export type MethodHandler = (params: readonly unknown[], ctx: MethodContext) => 
 export type MethodTable = Readonly<Record<string, MethodHandler>>;
 
 /**
- * How a JSON-RPC state setter asks the chain to apply its change: answered as soon as the change
- * is made, committed right after the answer is written and before any other request is served.
+ * How a JSON-RPC method asks the chain for a change (an automined transaction, evm_revert, a state
+ * setter): answered as soon as the answer is known, the rest done right after the answer is
+ * written and before any other request is served (Chain.finishing).
  */
 export const ANSWER_FIRST = { answerFirst: true } as const;
