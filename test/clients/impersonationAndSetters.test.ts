@@ -125,6 +125,29 @@ for (const mode of ['anvil', 'hardhat'] as const) {
       assert.equal(seen[0].received, 12n);
     });
 
+    it('with automine on, an impersonated sender\'s transaction is mined at once, in a block of its own (as Anvil)', async () => {
+      const sender = randomAddress();
+      const to = randomAddress();
+      await rpc(pair.node.url, 'evm_setAutomine', [true]);
+      try {
+        const seen = await both(async (side) => {
+          const { client } = side;
+          await client.impersonateAccount({ address: sender });
+          await client.setBalance({ address: sender, value: 10n ** 18n });
+          const before = await client.getBlockNumber({ cacheTime: 0 });
+          const hash = await client.sendTransaction({ account: sender, to, value: 5n, chain: CHAIN });
+          // The mock node seals before it serves the next request; Anvil may write the receipt a moment later.
+          if (side.name === 'mock') assert.ok(await rpc(side.url, 'eth_getTransactionReceipt', [hash]), 'mock: the receipt is there when first asked');
+          const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 5_000 });
+          return { status: receipt.status, inBlock: receipt.blockNumber - before, head: (await client.getBlockNumber({ cacheTime: 0 })) - before, received: await client.getBalance({ address: to }) };
+        });
+        assert.deepEqual(seen[0], seen[1]);
+        assert.deepEqual(seen[0], { status: 'success', inBlock: 1n, head: 1n, received: 5n });
+      } finally {
+        await rpc(pair.node.url, 'evm_setAutomine', [false]);
+      }
+    });
+
     it('impersonating a dev account sends with the fixed signature too (as Anvil), and its raw transactions are unaffected', async () => {
       const dev = pair.node.accounts[3];
       const wallet = new Wallet(dev.privateKey);
