@@ -119,14 +119,7 @@ export class UpstreamState {
     const waits: Promise<void>[] = [];
     const mine: string[] = [];
     for (const address of missing.accounts) {
-      if (this.accounts.has(address)) continue;
-      const key = address;
-      const pending = this.inFlight.get(key);
-      if (pending) {
-        waits.push(pending);
-        continue;
-      }
-      mine.push(key);
+      if (this.accounts.has(address) || !this.claim(address, mine, waits)) continue;
       const at = calls.length;
       calls.push({ method: 'eth_getBalance', params: [address, tag] }, { method: 'eth_getTransactionCount', params: [address, tag] }, { method: 'eth_getCode', params: [address, tag] });
       apply.push((results) => {
@@ -142,13 +135,7 @@ export class UpstreamState {
     for (const [address, slots] of missing.slots) {
       for (const slot of slots) {
         const key = slotKey(address, slot);
-        if (this.slots.has(key)) continue;
-        const pending = this.inFlight.get(key);
-        if (pending) {
-          waits.push(pending);
-          continue;
-        }
-        mine.push(key);
+        if (this.slots.has(key) || !this.claim(key, mine, waits)) continue;
         const at = calls.length;
         calls.push({ method: 'eth_getStorageAt', params: [address, quantity(slot), tag] });
         apply.push((results) => this.keepSlot(key, upstreamQuantity(results[at], this.client.settings.shownUrl, `eth_getStorageAt(${address}, ${quantity(slot)})`)));
@@ -168,6 +155,17 @@ export class UpstreamState {
     }
     // Another read fetching the same keys: its failure is seen when this read runs again and misses.
     if (waits.length > 0) await Promise.all(waits);
+  }
+
+  /** Whether this batch fetches `key` (then in `mine`); a key another read is fetching adds that read to `waits` instead. */
+  private claim(key: string, mine: string[], waits: Promise<void>[]): boolean {
+    const pending = this.inFlight.get(key);
+    if (pending) {
+      waits.push(pending);
+      return false;
+    }
+    mine.push(key);
+    return true;
   }
 
   private keepAccount(address: Hex, account: UpstreamAccount): void {
