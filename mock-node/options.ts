@@ -2,6 +2,7 @@
 import { LOG_LEVELS, type LogSink, type LogThreshold } from './logger';
 import { parseFaultSpec } from './rpc/faults';
 import { CHAIN_NAMES, presetByName, type ChainName } from './presets/chainPresets';
+import { isLoopback } from './upstream/loopback';
 
 export type PendingIdentity = 'partial' | 'zero' | 'null';
 export const PENDING_IDENTITIES: readonly PendingIdentity[] = ['partial', 'zero', 'null'];
@@ -58,9 +59,16 @@ export interface ForkOptions {
   retries: number;
   /** First pause between attempts, doubled each time, in ms (Anvil's --fork-retry-backoff). */
   retryBackoffMs: number;
+  /**
+   * Whether a run waits at its first misses for the upstream instead of running again once they
+   * are fetched (state/missRecorder.ts). Default: when the upstream is on this machine (a loopback
+   * address), where a round trip costs less than a run; a remote upstream gets every miss of a run
+   * in one batch. Programmatic only (tests pin it).
+   */
+  waitAtMisses: boolean;
 }
 
-export type ForkOptionsInput = { url: string; blockNumber?: bigint | number | string; timeoutMs?: number; retries?: number; retryBackoffMs?: number };
+export type ForkOptionsInput = { url: string; blockNumber?: bigint | number | string; timeoutMs?: number; retries?: number; retryBackoffMs?: number; waitAtMisses?: boolean };
 
 export const DEFAULT_FORK_TIMING = { timeoutMs: 10_000, retries: 5, retryBackoffMs: 200 } as const;
 
@@ -358,9 +366,9 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
 /** The fork options, checked; undefined when there is no fork. */
 export function resolveFork(input: ForkOptionsInput | undefined): ForkOptions | undefined {
   if (input === undefined || input === null) return undefined;
-  if (typeof input !== 'object' || Array.isArray(input)) throw new OptionError('fork must be an object { url, blockNumber?, timeoutMs?, retries?, retryBackoffMs? }');
+  if (typeof input !== 'object' || Array.isArray(input)) throw new OptionError('fork must be an object { url, blockNumber?, timeoutMs?, retries?, retryBackoffMs?, waitAtMisses? }');
   for (const key of Object.keys(input)) {
-    if (!['url', 'blockNumber', 'timeoutMs', 'retries', 'retryBackoffMs'].includes(key)) throw new OptionError(`unknown fork option ${key}`);
+    if (!['url', 'blockNumber', 'timeoutMs', 'retries', 'retryBackoffMs', 'waitAtMisses'].includes(key)) throw new OptionError(`unknown fork option ${key}`);
   }
   const url = input.url;
   if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(url)) throw new OptionError('fork.url (--fork-url) must be an http:// or https:// URL');
@@ -369,7 +377,8 @@ export function resolveFork(input: ForkOptionsInput | undefined): ForkOptions | 
   } catch {
     throw new OptionError('fork.url (--fork-url) is not a valid URL');
   }
-  const fork: ForkOptions = { url, ...DEFAULT_FORK_TIMING };
+  if (input.waitAtMisses !== undefined && typeof input.waitAtMisses !== 'boolean') throw new OptionError('fork.waitAtMisses must be true or false');
+  const fork: ForkOptions = { url, ...DEFAULT_FORK_TIMING, waitAtMisses: input.waitAtMisses ?? isLoopback(new URL(url).hostname) };
   if (input.blockNumber !== undefined && input.blockNumber !== null) fork.blockNumber = toBigInt('fork.blockNumber (--fork-block-number)', input.blockNumber);
   if (input.timeoutMs !== undefined) fork.timeoutMs = input.timeoutMs;
   if (input.retries !== undefined) fork.retries = input.retries;

@@ -16,6 +16,11 @@ export interface StateBelow {
   storage(address: Hex, slot: bigint): bigint | undefined;
   /** Fetches what a run missed (one batch); the upstream's error when it fails. */
   fetch(missing: MissingKeys): Promise<void>;
+  /**
+   * How long a run may wait at a miss for its key (missRecorder.ts), in ms; undefined when it
+   * should not wait: the upstream is far, and the run's misses are better found together.
+   */
+  waitAtMissMs(): number | undefined;
 }
 
 /** A read of forked state that was not fetched (the caller fetches what it names and tries again). */
@@ -23,6 +28,51 @@ export class MissingState extends Error {
   constructor(readonly missing: MissingKeys) {
     super(`state not fetched from the fork's upstream yet (${missing.accounts.size} accounts, ${countSlots(missing)} slots)`);
     this.name = 'MissingState';
+  }
+}
+
+/**
+ * A miss the run may wait at (the EVM reads state asynchronously): `wait()` resolves once the key
+ * is fetched, the fetch failed or the wait's deadline passed; the read is then made again (and,
+ * if the key is still not there, noted as missed like any other).
+ */
+export class WaitableMiss extends MissingState {
+  constructor(
+    missing: MissingKeys,
+    readonly wait: () => Promise<void>,
+  ) {
+    super(missing);
+    this.name = 'WaitableMiss';
+  }
+}
+
+/** Reads in progress that may wait at a miss (only around the EVM's reads: readWaitingAtMisses). */
+let waitableReads = 0;
+
+/** Whether the read in progress may wait at a miss (MissRecorder throws a WaitableMiss only then). */
+export function missMayWait(): boolean {
+  return waitableReads > 0;
+}
+
+/**
+ * Makes a synchronous read where a miss may be waited at: a WaitableMiss it throws is waited for,
+ * then the read is made again. The EVM's state adapter reads this way, through
+ * StateDraft.waitingRead (the EVM's bundle has its own copy of this module: the counter and the
+ * class must be this one's).
+ */
+export async function readWaitingAtMisses<T>(read: () => T): Promise<T> {
+  for (;;) {
+    let miss: WaitableMiss;
+    waitableReads++;
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof WaitableMiss)) throw error;
+      miss = error;
+    } finally {
+      waitableReads--;
+    }
+    await miss.wait();
   }
 }
 

@@ -2,14 +2,47 @@
 // MissRecorder, which answers what is known and notes (and answers empty) what the upstream has
 // not given yet. The run's outcome then rests on empty values and is thrown away; runRecorded()
 // fetches everything noted in one batch and runs again, until a run misses nothing.
+//
+// Against an upstream on this machine (StateBelow.waitAtMissMs), a run's first WAITS_PER_RUN
+// misses are waited at instead, where the read can wait: a read the EVM makes
+// (forkReads.ts: readWaitingAtMisses) throws a WaitableMiss, the EVM's state adapter waits for that one key
+// (up to the deadline) and reads again. A call that misses a key or two (a balanceOf of a new
+// holder, from a new caller) then runs once instead of twice; later misses of the same run are
+// noted as usual, so a call touching many slots still fetches them in one batch. A remote
+// upstream is never waited at: there a round trip costs more than a run.
 import type { Hex } from '../encoding/hex';
-import { hasKeys, MAX_FETCH_ROUNDS, mergeKeys, MissingState, noKeys, TooManyFetchRounds, type MissingKeys } from './forkReads';
+import { hasKeys, MAX_FETCH_ROUNDS, mergeKeys, missMayWait, MissingState, noKeys, TooManyFetchRounds, WaitableMiss, type MissingKeys } from './forkReads';
 import { EMPTY_ACCOUNT, type AccountRecord, type StateReader } from './worldState';
+
+type Fetch = (missing: MissingKeys) => Promise<void>;
+
+/** Misses a run may wait at (the caller's account and one slot: the commonest first call). */
+const WAITS_PER_RUN = 2;
+
+/** Resolves once `work` settles or `ms` pass, whichever comes first; never rejects. */
+function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    work.then(done, done);
+  });
+}
 
 export class MissRecorder implements StateReader {
   readonly missing: MissingKeys = noKeys();
+  /** How long the run may wait at a miss; undefined: it never waits. */
+  private readonly waitMs: number | undefined;
+  private waitsLeft = WAITS_PER_RUN;
 
-  constructor(private readonly base: StateReader) {}
+  constructor(
+    private readonly base: StateReader,
+    private readonly fetch?: Fetch,
+  ) {
+    this.waitMs = fetch ? base.waitAtMissMs?.() : undefined;
+  }
 
   get forked(): boolean {
     return true;
@@ -18,6 +51,9 @@ export class MissRecorder implements StateReader {
   account(address: Hex): AccountRecord {
     const known = this.knownAccount(address);
     if (known !== undefined) return known;
+    const missing = noKeys();
+    missing.accounts.add(address);
+    this.waitIfItMay(missing);
     this.missing.accounts.add(address);
     return EMPTY_ACCOUNT;
   }
@@ -25,6 +61,9 @@ export class MissRecorder implements StateReader {
   storage(address: Hex, slot: bigint): bigint {
     const known = this.knownStorage(address, slot);
     if (known !== undefined) return known;
+    const missing = noKeys();
+    missing.slots.set(address, new Set([slot]));
+    this.waitIfItMay(missing);
     let slots = this.missing.slots.get(address);
     if (!slots) this.missing.slots.set(address, (slots = new Set()));
     slots.add(slot);
@@ -38,11 +77,22 @@ export class MissRecorder implements StateReader {
   knownStorage(address: Hex, slot: bigint): bigint | undefined {
     return this.base.knownStorage ? this.base.knownStorage(address, slot) : this.base.storage(address, slot);
   }
+
+  /** One of the run's first misses, in a read that can wait, over an upstream on this machine: thrown as a WaitableMiss. */
+  private waitIfItMay(missing: MissingKeys): void {
+    if (!missMayWait() || this.waitMs === undefined || this.waitsLeft === 0) return;
+    this.waitsLeft--;
+    const waitMs = this.waitMs;
+    const fetch = this.fetch!;
+    // The fetch's failure is not the wait's: the read misses again, is noted, and the batch
+    // fetch that follows the run meets the same failure and reports it.
+    throw new WaitableMiss(missing, () => settledWithin(fetch(missing), waitMs));
+  }
 }
 
 /** One run of `run` over a MissRecorder of `state`: what it answered or threw, and every key it missed. */
-async function recordedRun<T>(state: StateReader, run: (reader: MissRecorder) => T | Promise<T>): Promise<{ missing: MissingKeys; outcome: { value: T } | { error: unknown } }> {
-  const recorder = new MissRecorder(state);
+async function recordedRun<T>(state: StateReader, run: (reader: MissRecorder) => T | Promise<T>, fetch?: Fetch): Promise<{ missing: MissingKeys; outcome: { value: T } | { error: unknown } }> {
+  const recorder = new MissRecorder(state, fetch);
   try {
     return { missing: recorder.missing, outcome: { value: await run(recorder) } };
   } catch (error) {
@@ -60,9 +110,9 @@ function settled<T>(outcome: { value: T } | { error: unknown }): T {
  * Runs `run` over a MissRecorder of `base()` until a run misses nothing, fetching what each run
  * missed (one batch) in between. The fetch's error (the upstream failed) is the caller's.
  */
-export async function runRecorded<T>(fetch: (missing: MissingKeys) => Promise<void>, base: () => StateReader, run: (reader: MissRecorder) => T | Promise<T>): Promise<T> {
+export async function runRecorded<T>(fetch: Fetch, base: () => StateReader, run: (reader: MissRecorder) => T | Promise<T>): Promise<T> {
   for (let round = 0; round <= MAX_FETCH_ROUNDS; round++) {
-    const { missing, outcome } = await recordedRun(base(), run);
+    const { missing, outcome } = await recordedRun(base(), run, fetch);
     if (!hasKeys(missing)) return settled(outcome);
     await fetch(missing);
   }

@@ -3,7 +3,7 @@
 // is cut. Reads walk the layers from newest to oldest; chains of layers are flattened once they
 // grow deep so a read stays a handful of map lookups.
 import type { Hex } from '../encoding/hex';
-import { MissingState, missedAccount, missedSlot, type MissingKeys, type StateBelow } from './forkReads';
+import { MissingState, missedAccount, missedSlot, readWaitingAtMisses, type MissingKeys, type StateBelow } from './forkReads';
 
 export interface AccountRecord {
   readonly nonce: bigint;
@@ -30,6 +30,8 @@ export interface StateReader {
   knownStorage?(address: Hex, slot: bigint): bigint | undefined;
   /** On a fork: fetches what a run over this state missed (one batch), so that it can run again here. */
   fetchMissing?(missing: MissingKeys): Promise<void>;
+  /** On a fork: how long a run over this state may wait at a miss (StateBelow.waitAtMissMs). */
+  waitAtMissMs?(): number | undefined;
 }
 
 const FLATTEN_DEPTH = 32;
@@ -89,6 +91,10 @@ export class StateLayer implements StateReader {
 
   fetchMissing(missing: MissingKeys): Promise<void> {
     return this.below ? this.below.fetch(missing) : Promise.reject(new MissingState(missing));
+  }
+
+  waitAtMissMs(): number | undefined {
+    return this.below?.waitAtMissMs();
   }
 
   private accountBelow(address: Hex): AccountRecord {
@@ -190,6 +196,15 @@ export class StateDraft implements StateReader {
   /** Over a state that cannot fetch (a recorder's), the misses are thrown for the caller to fetch. */
   fetchMissing(missing: MissingKeys): Promise<void> {
     return this.base.fetchMissing ? this.base.fetchMissing(missing) : Promise.reject(new MissingState(missing));
+  }
+
+  waitAtMissMs(): number | undefined {
+    return this.base.waitAtMissMs?.();
+  }
+
+  /** A read of this draft (or another over the same fork) that may wait at a miss: forkReads.ts, readWaitingAtMisses. */
+  waitingRead<T>(read: () => T): Promise<T> {
+    return readWaitingAtMisses(read);
   }
 
   knownAccount(address: Hex): AccountRecord | undefined {

@@ -17,6 +17,8 @@ export interface UpstreamSettings {
   retries: number;
   /** First backoff between attempts; it doubles each time (Anvil's --fork-retry-backoff). */
   retryBackoffMs: number;
+  /** A run may wait at a miss for this upstream (it is near: ForkOptions.waitAtMisses). */
+  waitAtMisses: boolean;
 }
 
 /** A request of a batch. */
@@ -103,7 +105,6 @@ export class UpstreamClient {
   private connection: Promise<{ send: Send; agent: HttpAgent }> | undefined;
   /** Requests sent (one per HTTP request, a batch counts once): tests and the bench read it. */
   requestsSent = 0;
-
   constructor(readonly settings: UpstreamSettings) {
     this.target = new URL(settings.url);
   }

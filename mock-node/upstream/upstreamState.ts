@@ -34,6 +34,12 @@ export interface UpstreamStateBounds {
 
 export const DEFAULT_UPSTREAM_STATE_BOUNDS: UpstreamStateBounds = { entries: 1_000_000, codeBytes: 256 * 1024 * 1024 };
 
+/**
+ * The longest a run waits at a miss for an upstream on this machine, in ms: past it, the run
+ * notes the miss and goes on (a slow moment of the upstream holds the EVM no longer).
+ */
+const WAIT_AT_MISS_MS = 10;
+
 /** Most rounds a fetch adds for proxies (a proxy's slots, its implementation, a proxy behind a proxy). */
 const PROXY_ROUNDS = 4;
 
@@ -55,6 +61,15 @@ export class UpstreamState {
     readonly blockNumber: bigint,
     private readonly bounds: UpstreamStateBounds = DEFAULT_UPSTREAM_STATE_BOUNDS,
   ) {}
+
+  /**
+   * How long a run may wait at a miss: WAIT_AT_MISS_MS when the upstream is near (on this machine
+   * by default: a round trip there costs less than a run), else undefined: a remote upstream is
+   * never waited at, the run's misses go in one batch.
+   */
+  waitAtMissMs(): number | undefined {
+    return this.client.settings.waitAtMisses ? WAIT_AT_MISS_MS : undefined;
+  }
 
   /** A kept account; undefined when it was never fetched (or was dropped). */
   account(address: Hex): UpstreamAccount | undefined {

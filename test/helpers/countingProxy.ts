@@ -14,6 +14,8 @@ export interface CountingProxy {
   limited: number;
   /** The next this many requests get HTTP 429 (Retry-After: 0). */
   rateLimitNext(count: number): void;
+  /** Each request is passed on this many ms late (0: at once). */
+  delayMs: number;
   /** Stops listening and closes every connection: the upstream is gone. */
   cut(): Promise<void>;
 }
@@ -25,6 +27,7 @@ export async function startCountingProxy(upstreamUrl: string, path = '/'): Promi
     forwarded: 0,
     calls: 0,
     limited: 0,
+    delayMs: 0,
     rateLimitNext(count) {
       limitNext = count;
     },
@@ -49,6 +52,7 @@ export async function startCountingProxy(upstreamUrl: string, path = '/'): Promi
       const parsed = JSON.parse(body) as unknown;
       proxy.forwarded++;
       proxy.calls += Array.isArray(parsed) ? parsed.length : 1;
+      if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
       try {
         const answer = await fetch(upstreamUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         response.writeHead(answer.status, { 'content-type': 'application/json' });

@@ -2,11 +2,12 @@
 // storage through this adapter, which keeps them in StateDrafts over the block builder's draft
 // (or a call's throw-away draft). A checkpoint is a child draft, a commit merges it into its
 // parent, a revert drops it, so the EVM never writes anywhere the block builder does not own.
+// Over a fork, its reads are the ones that may wait at a miss for the upstream (missRecorder.ts).
 import { Account, Address, KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, bytesToHex, bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util';
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { keccak256 } from 'ethers';
 import type { Hex } from '../../encoding/hex';
-import { EMPTY_ACCOUNT, isEmptyAccount, type StateDraft, type StateReader } from '../../state/worldState';
+import { EMPTY_ACCOUNT, isEmptyAccount, type AccountRecord, type StateDraft, type StateReader } from '../../state/worldState';
 
 const CODE_CACHE_LIMIT = 512;
 
@@ -38,8 +39,15 @@ export class DraftStateManager implements StateManagerInterface {
   /** The state before the transaction: EIP-2200's "original" storage values. */
   private original: StateReader = { account: () => EMPTY_ACCOUNT, storage: () => 0n };
 
+  /** Over a fork: reads go through readWhereMissesMayWait (a miss may be waited at). */
+  private forked = false;
+
   readonly originalStorageCache = {
-    get: async (address: Address, slot: Uint8Array): Promise<Uint8Array> => bigIntToUnpaddedBytes(this.original.storage(key(address), bytesToBigInt(slot))),
+    get: async (address: Address, slot: Uint8Array): Promise<Uint8Array> => {
+      const owner = key(address);
+      const at = bytesToBigInt(slot);
+      return bigIntToUnpaddedBytes(this.forked ? await this.waitingRead(() => this.original.storage(owner, at)) : this.original.storage(owner, at));
+    },
     clear: (): void => {},
   };
 
@@ -47,6 +55,21 @@ export class DraftStateManager implements StateManagerInterface {
   attach(draft: StateDraft, original: StateReader): void {
     this.stack = [draft];
     this.original = original;
+    this.forked = draft.forked;
+  }
+
+  /**
+   * A read over a fork, which may wait at a miss (missRecorder.ts). Through the draft's method:
+   * this module runs in the EVM's own bundle, and the waiting belongs to the state's.
+   */
+  private waitingRead<T>(read: () => T): Promise<T> {
+    return this.top.waitingRead(read);
+  }
+
+  /** The top draft's account over a fork (waited for at a miss); off a fork, read it directly: no await. */
+  private forkedAccount(address: Address): Promise<AccountRecord> {
+    const owner = key(address);
+    return this.waitingRead(() => this.top.account(owner));
   }
 
   detach(): void {
@@ -60,7 +83,7 @@ export class DraftStateManager implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const record = this.top.account(key(address));
+    const record = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
     if (isEmptyAccount(record)) return undefined;
     const codeHash = record.code === '0x' ? KECCAK256_NULL : codeCache.get(record.code).hash;
     return new Account(record.nonce, record.balance, KECCAK256_RLP, codeHash);
@@ -68,7 +91,7 @@ export class DraftStateManager implements StateManagerInterface {
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (!account) return this.deleteAccount(address);
-    const current = this.top.account(key(address));
+    const current = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
     const code = account.codeHash.every((b, i) => b === KECCAK256_NULL[i]) ? '0x' : current.code;
     this.top.setAccount(key(address), { nonce: account.nonce, balance: account.balance, code });
   }
@@ -79,7 +102,7 @@ export class DraftStateManager implements StateManagerInterface {
   }
 
   async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
-    const current = this.top.account(key(address));
+    const current = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
     this.top.setAccount(key(address), {
       nonce: fields.nonce ?? current.nonce,
       balance: fields.balance ?? current.balance,
@@ -88,21 +111,24 @@ export class DraftStateManager implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const current = this.top.account(key(address));
+    const current = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
     this.top.setAccount(key(address), { ...current, code: value.length === 0 ? '0x' : bytesToHex(value) });
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const code = this.top.account(key(address)).code;
+    const code = (this.forked ? await this.forkedAccount(address) : this.top.account(key(address))).code;
     return code === '0x' ? new Uint8Array() : codeCache.get(code).code;
   }
 
   async getCodeSize(address: Address): Promise<number> {
-    return (this.top.account(key(address)).code.length - 2) / 2;
+    const code = (this.forked ? await this.forkedAccount(address) : this.top.account(key(address))).code;
+    return (code.length - 2) / 2;
   }
 
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
-    return bigIntToUnpaddedBytes(this.top.storage(key(address), bytesToBigInt(slot)));
+    const owner = key(address);
+    const at = bytesToBigInt(slot);
+    return bigIntToUnpaddedBytes(this.forked ? await this.waitingRead(() => this.top.storage(owner, at)) : this.top.storage(owner, at));
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {

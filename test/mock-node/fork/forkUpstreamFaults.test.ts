@@ -1,6 +1,8 @@
 // The fork's upstream seen through a counting proxy: what is fetched once is never asked again,
 // a rate limit (HTTP 429) is retried, and an upstream that goes away answers an error naming it
 // (redacted: the proxy's path stands for an API key) while what was fetched keeps answering.
+// These nodes find every miss of a run before fetching (waitAtMisses: false), as against a remote
+// upstream; waiting at misses, the default on this machine, is forkWaitAtMisses.test.ts's.
 import assert from 'node:assert/strict';
 import type { RunningMockNode } from '../../../mock-node/index';
 import { anvilOrSkip } from '../../helpers/anvil';
@@ -27,7 +29,7 @@ describe('fork: the upstream through a counting proxy', function () {
       quiet: false,
       logLevel: 'debug',
       logSink: (entry) => logged.push(JSON.stringify(entry)),
-      fork: { url: proxy.url, blockNumber: upstream.forkBlock, timeoutMs: TIMEOUT_MS, retries: 4, retryBackoffMs: 20 },
+      fork: { url: proxy.url, blockNumber: upstream.forkBlock, timeoutMs: TIMEOUT_MS, retries: 4, retryBackoffMs: 20, waitAtMisses: false },
     });
   });
 
@@ -114,7 +116,7 @@ describe("fork: a proxy's implementation comes with the proxy", function () {
     await rpc(url, 'anvil_mine', ['0x1']);
     forkBlock = BigInt(await rpc(url, 'eth_blockNumber'));
     proxy = await startCountingProxy(url);
-    mock = await startTestNode({ fork: { url: proxy.url, blockNumber: forkBlock, timeoutMs: TIMEOUT_MS, retries: 2, retryBackoffMs: 20 } });
+    mock = await startTestNode({ fork: { url: proxy.url, blockNumber: forkBlock, timeoutMs: TIMEOUT_MS, retries: 2, retryBackoffMs: 20, waitAtMisses: false } });
   });
 
   after(async () => {
