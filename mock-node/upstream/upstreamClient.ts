@@ -3,8 +3,8 @@
 // 429, JSON-RPC -32005; a Retry-After header is honoured within the deadline), and fails with an
 // UpstreamError that names the upstream by its redacted URL, never by the URL itself (it may
 // carry an API key). Batches go as one JSON-RPC batch, split into chunks the upstream accepts.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions, type ClientRequest } from 'node:http';
 import type { Hex } from '../encoding/hex';
+import { KeptAliveHttp } from './keptAliveHttp';
 
 export interface UpstreamSettings {
   /** The upstream's URL (may hold an API key in its path, query or user info). */
@@ -50,59 +50,10 @@ interface RpcAnswer {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** One answer over HTTP: its status, its Retry-After header and its body. */
-interface HttpAnswer {
-  status: number;
-  retryAfter: string | null;
-  text: string;
-}
-
-/**
- * node:http with kept-alive connections rather than fetch(): a fork's first read of a slot waits
- * for one small request, and fetch() costs a millisecond or more on top of it.
- */
-type Send = (url: URL, options: RequestOptions) => ClientRequest;
-
-/** http, or https loaded only for an https upstream (node:https brings node:crypto, which the node's start leaves out). */
-async function transport(url: URL): Promise<{ send: Send; agent: HttpAgent }> {
-  if (url.protocol !== 'https:') return { send: httpRequest, agent: new HttpAgent({ keepAlive: true, maxSockets: 16 }) };
-  const https = await import('node:https');
-  return { send: https.request, agent: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
-}
-
-function postOnce(url: URL, send: Send, agent: HttpAgent, body: string, timeoutMs: number): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = send(url, {
-      method: 'POST',
-      agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(url.username || url.password ? { authorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` } : {}) },
-    });
-    const timer = setTimeout(() => request.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), timeoutMs);
-    request.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    request.once('response', (response: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      response.once('end', () => {
-        clearTimeout(timer);
-        const retryAfter = response.headers['retry-after'];
-        resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    request.end(body);
-  });
-}
-
 export class UpstreamClient {
   private nextId = 1;
   private readonly target: URL;
-  private connection: Promise<{ send: Send; agent: HttpAgent }> | undefined;
+  private connection: Promise<KeptAliveHttp> | undefined;
   /** Requests sent (one per HTTP request, a batch counts once): tests and the bench read it. */
   requestsSent = 0;
   constructor(readonly settings: UpstreamSettings) {
@@ -111,7 +62,7 @@ export class UpstreamClient {
 
   /** Closes the kept-alive connections (the node stopped, or forked elsewhere). */
   close(): void {
-    void this.connection?.then(({ agent }) => agent.destroy());
+    void this.connection?.then((connections) => connections.close());
   }
 
   /** One call; its result, or an UpstreamError. */
@@ -163,8 +114,8 @@ export class UpstreamClient {
       let waitMs = backoff;
       try {
         this.requestsSent++;
-        const { send, agent } = await (this.connection ??= transport(this.target));
-        const response = await postOnce(this.target, send, agent, body, remaining);
+        const connections = await (this.connection ??= connectionsTo(this.target));
+        const response = await connections.post(body, remaining);
         const text = response.text;
         if (response.status === 429) {
           lastProblem = 'HTTP 429 (rate limited)';
@@ -195,6 +146,11 @@ export class UpstreamClient {
     }
     throw new UpstreamError(`the fork's upstream ${shownUrl} did not answer ${what}: ${lastProblem}`);
   }
+}
+
+/** Kept-alive connections to the upstream; node:tls is loaded only for an https upstream (the node's start leaves node:crypto out). */
+async function connectionsTo(url: URL): Promise<KeptAliveHttp> {
+  return url.protocol === 'https:' ? KeptAliveHttp.forHttps(url) : KeptAliveHttp.forHttp(url);
 }
 
 function parseJson(text: string): unknown {
