@@ -66,7 +66,7 @@ export class BlockInProgress {
   }
 
   /** What a transaction executing in this block sees. */
-  environment(chainId: bigint, blockHash?: (number: bigint) => Hex | undefined): BlockEnvironment {
+  environment(chainId: bigint, blockHash?: (number: bigint) => Hex | undefined, upstreamBlockHash?: (number: bigint) => Promise<Hex | undefined>): BlockEnvironment {
     const { gasLimit } = this.params;
     return {
       number: this.number,
@@ -77,6 +77,7 @@ export class BlockInProgress {
       gasLimit,
       prevRandao: this.mixHash,
       blockHash,
+      upstreamBlockHash,
     };
   }
 

@@ -397,6 +397,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       gasLimit: block.header.gasLimit,
       prevRandao: block.header.mixHash,
       blockHash: this.hashOfBlock,
+      upstreamBlockHash: this.forkBase ? this.hashBelowFork : undefined,
     };
   }
 
@@ -405,6 +406,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (number < 0n || number > this.head) return undefined;
     if (number < BigInt(this.oldest)) return this.prunedRecent.get(Number(number));
     return this.blocks[Number(number) - this.oldest].hash;
+  };
+
+  /**
+   * BLOCKHASH on a fork, of a block below the fork block: the fork block's parent hash, or the
+   * upstream's hash of that block (fetched once and kept: upstream/upstreamState.ts).
+   */
+  private readonly hashBelowFork = async (number: bigint): Promise<Hex | undefined> => {
+    const fork = this.forkBase;
+    if (!fork || number < 0n || number >= fork.header.number) return undefined;
+    if (number === fork.header.number - 1n) return fork.header.parentHash;
+    return fork.state.blockHash(number);
   };
 
   /** The environment a call "at latest" runs in: geth uses the latest header. */
@@ -1067,7 +1079,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private async cutAndPublish(block: BlockInProgress, taken: Set<TransactionRecord>): Promise<BlockRecord> {
-    const env = block.environment(this.options.chainId, this.hashOfBlock);
+    const env = block.environment(this.options.chainId, this.hashOfBlock, this.forkBase ? this.hashBelowFork : undefined);
     const draft = new StateDraft(block.state);
     const added: IncludedTransaction[] = [];
     const dropped: { tx: TransactionRecord; reason: 'nonce too low' | 'insufficient funds for gas * price + value' | "the fork's upstream did not answer" }[] = [];

@@ -30,6 +30,8 @@ export interface BlockEnvironment {
   readonly prevRandao?: Hex;
   /** BLOCKHASH: the hash of an earlier block of this chain, when there is one. */
   readonly blockHash?: (number: bigint) => Hex | undefined;
+  /** BLOCKHASH on a fork, of a block below the fork block: the upstream's hash (an UpstreamError when it fails). */
+  readonly upstreamBlockHash?: (number: bigint) => Promise<Hex | undefined>;
 }
 
 export interface NativeLog {

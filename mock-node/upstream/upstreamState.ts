@@ -8,7 +8,7 @@
 import type { Hex } from '../encoding/hex';
 import { quantity } from '../encoding/hex';
 import { implementationIn, proxySlotsIn } from './proxySlots';
-import { upstreamData, upstreamQuantity, type UpstreamCall, type UpstreamClient } from './upstreamClient';
+import { UpstreamError, upstreamData, upstreamQuantity, type UpstreamCall, type UpstreamClient } from './upstreamClient';
 
 /** An account as the upstream has it at the fork block. */
 export interface UpstreamAccount {
@@ -40,6 +40,9 @@ export const DEFAULT_UPSTREAM_STATE_BOUNDS: UpstreamStateBounds = { entries: 1_0
  */
 const WAIT_AT_MISS_MS = 10;
 
+/** Block hashes kept (BLOCKHASH reaches 256 blocks back; a fork only a few hundred blocks old asks for fewer). */
+const MAX_BLOCK_HASHES = 512;
+
 /** Most rounds a fetch adds for proxies (a proxy's slots, its implementation, a proxy behind a proxy). */
 const PROXY_ROUNDS = 4;
 
@@ -54,6 +57,8 @@ export class UpstreamState {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Entries fetched since the start (tests and the bench read them). */
   fetched = 0;
+  /** Hashes of blocks below the fork block that BLOCKHASH asked for (at most 256 are ever asked: BLOCKHASH's window). */
+  private readonly blockHashes = new Map<bigint, Promise<Hex>>();
 
   constructor(
     private readonly client: UpstreamClient,
@@ -69,6 +74,26 @@ export class UpstreamState {
    */
   waitAtMissMs(): number | undefined {
     return this.client.settings.waitAtMisses ? WAIT_AT_MISS_MS : undefined;
+  }
+
+  /**
+   * The upstream's hash of block `number` (below the fork block: the same whatever its latest is),
+   * fetched once and kept; an UpstreamError when the upstream fails (then asked again next time).
+   */
+  blockHash(number: bigint): Promise<Hex> {
+    let hash = this.blockHashes.get(number);
+    if (!hash) {
+      const shown = this.client.settings.shownUrl;
+      hash = this.client.call('eth_getBlockByNumber', [quantity(number), false]).then((block) => {
+        const value = (block as { hash?: unknown } | null)?.hash;
+        if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(value)) throw new UpstreamError(`the fork's upstream ${shown} answered eth_getBlockByNumber(${quantity(number)}) without a block hash`);
+        return value.toLowerCase() as Hex;
+      });
+      this.blockHashes.set(number, hash);
+      hash.catch(() => this.blockHashes.delete(number));
+      if (this.blockHashes.size > MAX_BLOCK_HASHES) this.blockHashes.delete(this.blockHashes.keys().next().value as bigint);
+    }
+    return hash;
   }
 
   /** A kept account; undefined when it was never fetched (or was dropped). */

@@ -195,12 +195,16 @@ function blockOf(env: BlockEnvironment) {
   };
 }
 
-/** BLOCKHASH: the EVM asks the "blockchain" for block n; the environment knows the chain's hashes. */
+/**
+ * BLOCKHASH: the EVM asks the "blockchain" for block n; the environment knows the chain's hashes,
+ * and on a fork asks the upstream for a block below the fork block (as Anvil does).
+ */
 class BlockHashes {
   env: BlockEnvironment | undefined;
 
   async getBlock(number: number): Promise<{ hash(): Uint8Array }> {
-    const hash = this.env?.blockHash?.(BigInt(number));
+    const env = this.env;
+    const hash = env?.blockHash?.(BigInt(number)) ?? (await env?.upstreamBlockHash?.(BigInt(number)));
     const bytes = hexToBytes((hash ?? `0x${'00'.repeat(32)}`) as PrefixedHexString);
     return { hash: () => bytes };
   }

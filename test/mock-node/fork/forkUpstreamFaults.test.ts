@@ -64,6 +64,9 @@ describe('fork: the upstream through a counting proxy', function () {
 
   it('answers an error naming the upstream (redacted) when it is gone; what was fetched keeps answering', async () => {
     const kept = await rpc(mock.url, 'eth_call', [balanceOfCall(upstream.holder), 'latest']);
+    // A contract answering blockhash(n), placed while the upstream is there.
+    const reader = '0x00000000000000000000000000000000b10c4a54';
+    await rpc(mock.url, 'anvil_setCode', [reader, '0x6004354060005260206000f3']);
     await proxy.cut();
     const started = Date.now();
     const error = await rpcError(mock.url, 'eth_getBalance', [fresh(1), 'latest']);
@@ -81,6 +84,9 @@ describe('fork: the upstream through a counting proxy', function () {
     const head = BigInt(await rpc(mock.url, 'eth_blockNumber'));
     await rpc(mock.url, 'evm_mine');
     assert.equal(BigInt(await rpc(mock.url, 'eth_blockNumber')), head + 1n);
+    // BLOCKHASH of a block below the fork block needs it too: an error, never a zero hash.
+    const blockHash = await rpcError(mock.url, 'eth_call', [{ to: reader, data: `0x00000000${(upstream.forkBlock - 3n).toString(16).padStart(64, '0')}` }, 'latest']);
+    assert.match(blockHash.message, /fork's upstream .* did not answer eth_getBlockByNumber/);
     // History before the fork block needs the upstream too: an error, not an empty answer.
     const history = await rpcError(mock.url, 'eth_getBlockByNumber', ['0x1', false]);
     assert.match(history.message, /fork's upstream/);

@@ -61,6 +61,21 @@ describe('fork: the mock node and anvil --fork-url of the same upstream', functi
     assert.equal(mock.tokenAddress, BASE_USDC, "on chain 8453 the token is Base's USDC address");
   });
 
+  it("answers BLOCKHASH of blocks below the fork block with the upstream's hashes", async () => {
+    // PUSH1 4, CALLDATALOAD, BLOCKHASH, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: blockhash(the word after a selector).
+    const reader = '0x00000000000000000000000000000000b10c4a54';
+    const code = '0x6004354060005260206000f3';
+    const numbers = [upstream.forkBlock - 4n, upstream.forkBlock - 2n, upstream.forkBlock - 1n];
+    const expected = await Promise.all(numbers.map(async (n) => (await rpc(upstream.anvil.url, 'eth_getBlockByNumber', [hex(n), false])).hash));
+    for (const node of both) {
+      await rpc(node.url, 'anvil_setCode', [reader, code]);
+      for (const [i, n] of numbers.entries()) {
+        const answer = await rpc(node.url, 'eth_call', [{ to: reader, data: `0x00000000${n.toString(16).padStart(64, '0')}` }, 'latest']);
+        assert.equal(answer, expected[i], `${node.name}: blockhash(${n})`);
+      }
+    }
+  });
+
   it('reads state as of the fork block, not after it', async () => {
     const atFork = BigInt(await rpc(upstream.anvil.url, 'eth_call', [balanceOfCall(upstream.holder), hex(upstream.forkBlock)]));
     const now = BigInt(await rpc(upstream.anvil.url, 'eth_call', [balanceOfCall(upstream.holder), 'latest']));
