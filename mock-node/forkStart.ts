@@ -9,6 +9,7 @@ import { createStableToken } from './execution/token/index';
 import { fetchStartAccounts, forkGenesisAlloc, tokenAddressTaken } from './genesis/forkGenesis';
 import { rulesForUpstreamChain } from './genesis/upstreamChainRules';
 import { OptionError, type ForkOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
+import { presetByName } from './presets/chainPresets';
 import { redactUrl } from './redact';
 import { findForkBlock } from './upstream/forkBlock';
 import { UpstreamClient } from './upstream/upstreamClient';
@@ -28,6 +29,10 @@ export async function openFork(options: MockNodeOptions, input: Pick<MockNodeOpt
   const start = await findForkBlock(client, fork.blockNumber);
   if (input.chainId !== undefined && BigInt(input.chainId) !== start.chainId) {
     throw new OptionError(`chainId ${BigInt(input.chainId)} differs from the chain id of the fork's upstream ${client.settings.shownUrl} (${start.chainId}): a fork keeps the upstream's chain id`);
+  }
+  const preset = options.chain === undefined ? undefined : presetByName(options.chain);
+  if (preset && preset.chainId !== start.chainId) {
+    throw new OptionError(`--chain ${options.chain} builds chain ${preset.chainId}'s blocks, but the fork's upstream ${client.settings.shownUrl} is chain ${start.chainId}: fork that chain, or leave --chain out`);
   }
   const usdc = rulesForUpstreamChain(start.chainId).usdc;
   const token = input.token?.address === undefined && usdc !== undefined ? { ...options.token, address: usdc } : options.token;

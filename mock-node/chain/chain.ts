@@ -1150,8 +1150,27 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.pendingSnapshot;
   }
 
-  /** Runs the block's L1-attributes deposit (its origin follows the parent's, as L1Block stored it) as transaction 0. */
+  /**
+   * Runs the block's L1-attributes deposit (its origin follows the parent's, as L1Block stored it)
+   * as transaction 0. On a fork, L1Block's slots and the depositor come from the upstream: what the
+   * deposit reads is fetched and it runs again, as a queued transaction does (applyForked); a
+   * failure of the upstream fails the cut (a block cannot go without its deposit).
+   */
   private async l1AttributesDeposit(block: BlockInProgress, draft: StateDraft, env: BlockEnvironment): Promise<IncludedTransaction> {
+    if (!this.forkBase) return this.l1AttributesDepositOn(block, draft, env);
+    const { included, trial } = await runRecorded(this.fetchMissing, () => draft, async (reader) => {
+      const trial = new StateDraft(reader);
+      const included = await this.l1AttributesDepositOn(block, trial, env);
+      const before = new MissRecorder(block.state);
+      trial.readWhatCommitCompares(before);
+      mergeKeys(reader.missing, before.missing);
+      return { included, trial };
+    });
+    trial.mergeInto(draft);
+    return included;
+  }
+
+  private async l1AttributesDepositOn(block: BlockInProgress, draft: StateDraft, env: BlockEnvironment): Promise<IncludedTransaction> {
     const rules = this.opStack!;
     const origin = l1OriginFor(block.timestamp, storedL1Origin(draft), rules.l1);
     const tx = l1AttributesDeposit(origin, rules, draft.account(L1_ATTRIBUTES_DEPOSITOR).nonce);
