@@ -57,9 +57,10 @@ describe('fork: options and bad input', function () {
       assert.equal(info.forkConfig.forkBlockNumber, 8);
     });
 
-    it('refuses a start above the upstream, a chain id that is not the upstream\'s, with the URL redacted', async () => {
+    it('refuses a start above the upstream, a chain id or a --chain that is not the upstream\'s, with the URL redacted', async () => {
       await assert.rejects(startTestNode({ fork: { url: proxy.url, blockNumber: 1_000 } }), (error: Error) => /fork block 1000 is above the latest block/.test(error.message) && !error.message.includes(KEY));
       await assert.rejects(startTestNode({ chainId: 8453, fork: { url: proxy.url } }), (error: Error) => /differs from the chain id of the fork's upstream/.test(error.message) && !error.message.includes(KEY));
+      await assert.rejects(startTestNode({ chain: 'base', fork: { url: proxy.url } }), (error: Error) => /--chain base builds chain 8453's blocks, but the fork's upstream .* is chain \d+/.test(error.message) && !error.message.includes(KEY));
     });
 
     it('answers eth_feeHistory over a range reaching below the fork block from the fork block on', async () => {
