@@ -4,9 +4,9 @@
 // fetches everything noted in one batch and runs again, until a run misses nothing.
 //
 // Against an upstream on this machine (StateBelow.waitAtMissMs), a run's first WAITS_PER_RUN
-// misses are waited at instead, where the read can wait: a read the EVM makes
-// (forkReads.ts: readWaitingAtMisses) throws a WaitableMiss, the EVM's state adapter waits for that one key
-// (up to the deadline) and reads again. A call that misses a key or two (a balanceOf of a new
+// misses are waited at instead, where the read can wait: a read the EVM makes (forkReads.ts,
+// readWaitingAtMisses) throws a WaitableMiss, the EVM's state adapter waits for that one key (up
+// to the deadline) and reads again. A call that misses a key or two (a balanceOf of a new
 // holder, from a new caller) then runs once instead of twice; later misses of the same run are
 // noted as usual, so a call touching many slots still fetches them in one batch. A remote
 // upstream is never waited at: there a round trip costs more than a run.
@@ -51,9 +51,7 @@ export class MissRecorder implements StateReader {
   account(address: Hex): AccountRecord {
     const known = this.knownAccount(address);
     if (known !== undefined) return known;
-    const missing = noKeys();
-    missing.accounts.add(address);
-    this.waitIfItMay(missing);
+    if (this.mayWait()) this.waitAt({ accounts: new Set([address]), slots: new Map() });
     this.missing.accounts.add(address);
     return EMPTY_ACCOUNT;
   }
@@ -61,9 +59,7 @@ export class MissRecorder implements StateReader {
   storage(address: Hex, slot: bigint): bigint {
     const known = this.knownStorage(address, slot);
     if (known !== undefined) return known;
-    const missing = noKeys();
-    missing.slots.set(address, new Set([slot]));
-    this.waitIfItMay(missing);
+    if (this.mayWait()) this.waitAt({ accounts: new Set(), slots: new Map([[address, new Set([slot])]]) });
     let slots = this.missing.slots.get(address);
     if (!slots) this.missing.slots.set(address, (slots = new Set()));
     slots.add(slot);
@@ -78,11 +74,15 @@ export class MissRecorder implements StateReader {
     return this.base.knownStorage ? this.base.knownStorage(address, slot) : this.base.storage(address, slot);
   }
 
-  /** One of the run's first misses, in a read that can wait, over an upstream on this machine: thrown as a WaitableMiss. */
-  private waitIfItMay(missing: MissingKeys): void {
-    if (!missMayWait() || this.waitMs === undefined || this.waitsLeft === 0) return;
+  /** Whether this miss is one of the run's first, in a read that can wait, over a near upstream. */
+  private mayWait(): boolean {
+    return this.waitMs !== undefined && this.waitsLeft > 0 && missMayWait();
+  }
+
+  /** Throws the miss as a WaitableMiss: the EVM's state adapter waits for its key, then reads again. */
+  private waitAt(missing: MissingKeys): never {
     this.waitsLeft--;
-    const waitMs = this.waitMs;
+    const waitMs = this.waitMs!;
     const fetch = this.fetch!;
     // The fetch's failure is not the wait's: the read misses again, is noted, and the batch
     // fetch that follows the run meets the same failure and reports it.

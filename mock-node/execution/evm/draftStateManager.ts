@@ -39,7 +39,7 @@ export class DraftStateManager implements StateManagerInterface {
   /** The state before the transaction: EIP-2200's "original" storage values. */
   private original: StateReader = { account: () => EMPTY_ACCOUNT, storage: () => 0n };
 
-  /** Over a fork: reads go through readWhereMissesMayWait (a miss may be waited at). */
+  /** Over a fork: reads go through StateDraft.waitingRead (a miss may be waited at). */
   private forked = false;
 
   readonly originalStorageCache = {
