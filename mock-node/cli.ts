@@ -54,7 +54,7 @@ export function helpText(): string {
 const PARSE_ARGS_OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
   ...Object.fromEntries(CLI_FLAGS.map((flag) => [
     flag.flag,
-    { type: flag.kind === 'on' || flag.kind === 'off' ? 'boolean' : 'string', ...(flag.kind === 'list' ? { multiple: true } : {}) },
+    { type: flag.kind === 'on' || flag.kind === 'off' ? 'boolean' : 'string', ...(flag.kind === 'list' || flag.kind === 'repeatable' ? { multiple: true } : {}) },
   ])),
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -91,6 +91,8 @@ function valueOf(flag: CliFlag, raw: string | boolean | (string | boolean)[]): u
     case 'jsonFile': return jsonFile(flag.flag, raw as string);
     case 'accountRef': return /^\d+$/.test(raw as string) ? Number(raw) : raw;
     case 'list': return (raw as string[]).flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
+    // Each as given: a header's value may hold commas.
+    case 'repeatable': return raw as string[];
     case 'on': return raw === true ? true : undefined;
     case 'off': return raw === true ? false : undefined;
   }

@@ -25,8 +25,8 @@ export interface OpenedFork {
 }
 
 export async function openFork(options: MockNodeOptions, input: Pick<MockNodeOptionsInput, 'chainId' | 'token'>, accounts: DevAccounts, fork: ForkOptions): Promise<OpenedFork> {
-  const client = new UpstreamClient({ url: fork.url, shownUrl: redactUrl(fork.url), timeoutMs: fork.timeoutMs, retries: fork.retries, retryBackoffMs: fork.retryBackoffMs, waitAtMisses: fork.waitAtMisses });
-  const start = await findForkBlock(client, fork.blockNumber);
+  const client = new UpstreamClient({ url: fork.url, shownUrl: redactUrl(fork.url), timeoutMs: fork.timeoutMs, retries: fork.retries, retryBackoffMs: fork.retryBackoffMs, waitAtMisses: fork.waitAtMisses, headers: fork.headers, computeUnitsPerSecond: fork.computeUnitsPerSecond });
+  const start = await findForkBlock(client, fork.blockNumber, fork.chainId);
   if (input.chainId !== undefined && BigInt(input.chainId) !== start.chainId) {
     throw new OptionError(`chainId ${BigInt(input.chainId)} differs from the chain id of the fork's upstream ${client.settings.shownUrl} (${start.chainId}): a fork keeps the upstream's chain id`);
   }

@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './logger';
 import { OptionError, resolveOptions, type MockNodeOptions, type MockNodeOptionsInput } from './options';
 import { openFork } from './forkStart';
 import { urlSecrets } from './redact';
+import { isLoopback } from './upstream/loopback';
 import { createRpcHandler, type RpcHandler } from './rpc/handler';
 import type { NodeServices } from './rpc/methods/types';
 import { createHttpServer, createRpcRouter, type HttpOptions } from './rpc/server';
@@ -82,7 +83,7 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
   const threshold = resolved.quiet && resolved.logLevel !== 'off' ? 'error' : resolved.logLevel;
   const apiKey = resolved.apiKey ?? secureRandomHex(12);
   // A fork URL may carry an API key: every log line and error answer is scrubbed of it.
-  const secrets = [apiKey, ...(resolved.fork ? urlSecrets(resolved.fork.url) : [])];
+  const secrets = [apiKey, ...(resolved.fork ? [...urlSecrets(resolved.fork.url), ...resolved.fork.headers.map(([, value]) => value).filter((value) => value.length >= 4)] : [])];
   const logger = createLogger({ json: resolved.jsonLogs, threshold, sink: resolved.logSink, secrets });
   const accounts = new DevAccounts(resolved.mnemonic, resolved.accounts);
   const opened = resolved.fork ? await openFork(resolved, input, accounts, resolved.fork) : undefined;
@@ -121,7 +122,8 @@ export async function createMockNodeCore(input: MockNodeOptionsInput = {}): Prom
 function reforkWith(options: MockNodeOptions, chain: Chain, accounts: DevAccounts, contracts: NativeContracts): NonNullable<NodeServices['refork']> {
   return async ({ url, blockNumber }) => {
     const current = options.fork!;
-    const fork = { ...current, url: url ?? current.url, blockNumber };
+    // Another upstream: waiting at misses is its own default (ForkOptions.waitAtMisses).
+    const fork = { ...current, url: url ?? current.url, blockNumber, waitAtMisses: url === undefined ? current.waitAtMisses : isLoopback(new URL(url).hostname) };
     const opened = await openFork({ ...options, fork }, { chainId: options.chainId, token: options.token }, accounts, fork);
     const placed = opened.contracts.get(options.token.address) !== undefined;
     if (placed !== (contracts.get(options.token.address) !== undefined)) {

@@ -66,9 +66,58 @@ export interface ForkOptions {
    * in one batch. Programmatic only (tests pin it).
    */
   waitAtMisses: boolean;
+  /** Extra headers sent with every request upstream, as `Name: value` (Anvil's --fork-header); their values are secrets. */
+  headers: [name: string, value: string][];
+  /** The upstream's chain id, given instead of asked for (Anvil's --fork-chain-id). */
+  chainId?: bigint;
+  /**
+   * Compute units a second the provider is assumed to allow (Anvil's --compute-units-per-second,
+   * 330); Infinity with --no-rate-limit. After a rate-limit answer the wait grows by the requests
+   * in flight at 17 units each against it.
+   */
+  computeUnitsPerSecond: number;
 }
 
-export type ForkOptionsInput = { url: string; blockNumber?: bigint | number | string; timeoutMs?: number; retries?: number; retryBackoffMs?: number; waitAtMisses?: boolean };
+export type ForkOptionsInput = {
+  url: string;
+  blockNumber?: bigint | number | string;
+  timeoutMs?: number;
+  retries?: number;
+  retryBackoffMs?: number;
+  waitAtMisses?: boolean;
+  headers?: string[];
+  chainId?: bigint | number | string;
+  computeUnitsPerSecond?: number;
+  noRateLimit?: boolean;
+  /** Accepted for Anvil's command lines: this node keeps no cache on disk, so there is none to turn off. */
+  noStorageCaching?: boolean;
+};
+
+/** Anvil's default --compute-units-per-second (Alchemy's free tier). */
+export const DEFAULT_COMPUTE_UNITS_PER_SECOND = 330;
+const FORK_KEYS = ['url', 'blockNumber', 'timeoutMs', 'retries', 'retryBackoffMs', 'waitAtMisses', 'headers', 'chainId', 'computeUnitsPerSecond', 'noRateLimit', 'noStorageCaching'];
+/** Headers the client writes itself: a --fork-header may not replace them. */
+const OWN_HEADERS = new Set(['host', 'content-length', 'content-type', 'connection', 'transfer-encoding']);
+
+/** `Name: value` lines as header pairs; an OptionError for a line that is not one (or would break the request). */
+function forkHeaders(lines: unknown): [string, string][] {
+  if (!Array.isArray(lines) || lines.some((line) => typeof line !== 'string')) throw new OptionError('fork.headers (--fork-header) must be a list of "Name: value" strings');
+  return (lines as string[]).map((line) => {
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+    // The value is never quoted back: it may be a key.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value)) throw new OptionError(`--fork-header takes "Name: value" (one line, a token for the name), got one that is not${name ? ` (header ${name})` : ''}`);
+    if (OWN_HEADERS.has(name.toLowerCase())) throw new OptionError(`--fork-header cannot set ${name}: the client writes it`);
+    return [name, value];
+  });
+}
+
+/** Anvil's `URL@BLOCK` form of --fork-url: the URL and the block, when the text after the last @ is a block number. */
+function splitForkUrl(url: string): { url: string; blockNumber?: bigint } {
+  const at = /^(https?:\/\/.+)@(\d+)$/i.exec(url);
+  return at ? { url: at[1], blockNumber: BigInt(at[2]) } : { url };
+}
 
 export const DEFAULT_FORK_TIMING = { timeoutMs: 10_000, retries: 5, retryBackoffMs: 200 } as const;
 
@@ -366,20 +415,37 @@ export function resolveOptions(input: MockNodeOptionsInput = {}): MockNodeOption
 /** The fork options, checked; undefined when there is no fork. */
 export function resolveFork(input: ForkOptionsInput | undefined): ForkOptions | undefined {
   if (input === undefined || input === null) return undefined;
-  if (typeof input !== 'object' || Array.isArray(input)) throw new OptionError('fork must be an object { url, blockNumber?, timeoutMs?, retries?, retryBackoffMs?, waitAtMisses? }');
+  if (typeof input !== 'object' || Array.isArray(input)) throw new OptionError(`fork must be an object { ${FORK_KEYS.map((key) => (key === 'url' ? key : `${key}?`)).join(', ')} }`);
   for (const key of Object.keys(input)) {
-    if (!['url', 'blockNumber', 'timeoutMs', 'retries', 'retryBackoffMs', 'waitAtMisses'].includes(key)) throw new OptionError(`unknown fork option ${key}`);
+    if (!FORK_KEYS.includes(key)) throw new OptionError(`unknown fork option ${key}`);
   }
-  const url = input.url;
-  if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(url)) throw new OptionError('fork.url (--fork-url) must be an http:// or https:// URL');
+  if (typeof input.url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(input.url)) throw new OptionError('fork.url (--fork-url) must be an http:// or https:// URL');
+  const { url, blockNumber: blockInUrl } = splitForkUrl(input.url);
   try {
     new URL(url);
   } catch {
     throw new OptionError('fork.url (--fork-url) is not a valid URL');
   }
   if (input.waitAtMisses !== undefined && typeof input.waitAtMisses !== 'boolean') throw new OptionError('fork.waitAtMisses must be true or false');
-  const fork: ForkOptions = { url, ...DEFAULT_FORK_TIMING, waitAtMisses: input.waitAtMisses ?? isLoopback(new URL(url).hostname) };
+  const fork: ForkOptions = {
+    url,
+    ...DEFAULT_FORK_TIMING,
+    waitAtMisses: input.waitAtMisses ?? isLoopback(new URL(url).hostname),
+    headers: input.headers === undefined ? [] : forkHeaders(input.headers),
+    computeUnitsPerSecond: input.noRateLimit === true ? Infinity : (input.computeUnitsPerSecond ?? DEFAULT_COMPUTE_UNITS_PER_SECOND),
+  };
   if (input.blockNumber !== undefined && input.blockNumber !== null) fork.blockNumber = toBigInt('fork.blockNumber (--fork-block-number)', input.blockNumber);
+  if (blockInUrl !== undefined) {
+    if (fork.blockNumber !== undefined && fork.blockNumber !== blockInUrl) throw new OptionError(`--fork-url names block ${blockInUrl} and --fork-block-number ${fork.blockNumber}: give one`);
+    fork.blockNumber = blockInUrl;
+  }
+  if (input.chainId !== undefined && input.chainId !== null) {
+    fork.chainId = toBigInt('fork.chainId (--fork-chain-id)', input.chainId);
+    if (fork.chainId === 0n) throw new OptionError('fork.chainId (--fork-chain-id) must be positive');
+  }
+  if (input.noRateLimit !== undefined && typeof input.noRateLimit !== 'boolean') throw new OptionError('fork.noRateLimit (--no-rate-limit) must be true or false');
+  if (input.noStorageCaching !== undefined && typeof input.noStorageCaching !== 'boolean') throw new OptionError('fork.noStorageCaching (--no-storage-caching) must be true or false');
+  if (input.noRateLimit !== true) checkInteger('fork.computeUnitsPerSecond (--compute-units-per-second)', fork.computeUnitsPerSecond, 1, 1_000_000_000);
   if (input.timeoutMs !== undefined) fork.timeoutMs = input.timeoutMs;
   if (input.retries !== undefined) fork.retries = input.retries;
   if (input.retryBackoffMs !== undefined) fork.retryBackoffMs = input.retryBackoffMs;
@@ -431,7 +497,7 @@ function resolveLimits(input: ProfileLimitsInput | undefined, defaults: ProfileL
  */
 /** `accountRef`: a dev account's index (digits) or its address. */
 /** `list`: repeatable, each value may hold several comma-separated items; the option gets them all. */
-export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile' | 'accountRef' | 'list' | 'on' | 'off';
+export type CliValueKind = 'integer' | 'text' | 'eth' | 'tokenUnits' | 'jsonFile' | 'accountRef' | 'list' | 'repeatable' | 'on' | 'off';
 
 /** One command-line flag: the option it sets (a dotted path into MockNodeOptionsInput), its help and how its value is read. */
 export interface CliFlag {
@@ -478,6 +544,11 @@ export const CLI_FLAGS: readonly CliFlag[] = [
   { flag: 'fork-block-number', section: 'Fork', target: 'fork.blockNumber', kind: 'text', arg: '<n>', help: "with --fork-url: the fork block", shownDefault: "the upstream's latest less 5" },
   { flag: 'timeout', section: 'Fork', target: 'fork.timeoutMs', kind: 'integer', arg: '<ms>', help: 'with --fork-url: deadline of one read from the upstream, retries included', shownDefault: String(DEFAULT_FORK_TIMING.timeoutMs) },
   { flag: 'retries', section: 'Fork', target: 'fork.retries', kind: 'integer', arg: '<n>', help: 'with --fork-url: attempts after the first when the upstream fails or answers a rate limit (429, -32005)', shownDefault: String(DEFAULT_FORK_TIMING.retries) },
+  { flag: 'fork-header', section: 'Fork', target: 'fork.headers', kind: 'repeatable', arg: '<"Name: value">', help: 'with --fork-url: a header sent with every request upstream (repeatable); its value is never shown', shownDefault: 'none' },
+  { flag: 'fork-chain-id', section: 'Fork', target: 'fork.chainId', kind: 'text', arg: '<id>', help: "with --fork-url: the upstream's chain id, taken as given instead of asked for" },
+  { flag: 'compute-units-per-second', section: 'Fork', target: 'fork.computeUnitsPerSecond', kind: 'integer', arg: '<n>', help: 'with --fork-url: compute units a second the provider allows; after a rate limit the wait grows by 17 units a request in flight', shownDefault: String(DEFAULT_COMPUTE_UNITS_PER_SECOND) },
+  { flag: 'no-rate-limit', section: 'Fork', target: 'fork.noRateLimit', kind: 'on', help: 'with --fork-url: no wait for compute units after a rate limit (Retry-After and the backoff still apply)' },
+  { flag: 'no-storage-caching', section: 'Fork', target: 'fork.noStorageCaching', kind: 'on', help: "with --fork-url: accepted for Anvil's command lines; this node keeps no cache on disk" },
   { flag: 'fork-retry-backoff', section: 'Fork', target: 'fork.retryBackoffMs', kind: 'integer', arg: '<ms>', help: "with --fork-url: first pause between attempts, doubled each time (a Retry-After header is honoured)", shownDefault: String(DEFAULT_FORK_TIMING.retryBackoffMs) },
   { flag: 'history-blocks', section: 'Chain', target: 'historyBlocks', kind: 'integer', arg: '<n>', help: "keep only the newest n sealed blocks (transactions, receipts, logs, state); a read of an older one answers 4444 'pruned history unavailable'; 0 = keep every block", shownDefault: '0 (keep every block)' },
   { flag: 'chain', section: 'Chain', target: 'chain', kind: 'text', arg: '<name>', help: `imitate a chain: ${CHAIN_NAMES.join(', ')} (chain id, USDC's address and domain, OP Stack deposits and L1 fees, predeploys, the flashblocks stream)`, shownDefault: 'none (a plain chain)' },

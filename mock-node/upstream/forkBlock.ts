@@ -24,12 +24,15 @@ export interface ForkStartBlock {
 const EMPTY_TRIE_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 const ZERO_HASH: Hex = '0x' + '00'.repeat(32);
 
-/** Asks the upstream for its chain id and the fork block; an UpstreamError when it cannot, or when the block is above its latest. */
-export async function findForkBlock(client: UpstreamClient, blockNumber: bigint | undefined): Promise<ForkStartBlock> {
+/**
+ * Asks the upstream for its chain id (unless given: --fork-chain-id) and the fork block; an
+ * UpstreamError when it cannot, or when the block is above its latest.
+ */
+export async function findForkBlock(client: UpstreamClient, blockNumber: bigint | undefined, givenChainId?: bigint): Promise<ForkStartBlock> {
   const shown = client.settings.shownUrl;
-  const [chainIdHex, latestHex] = await client.batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_blockNumber', params: [] }]);
-  const chainId = upstreamQuantity(chainIdHex, shown, 'eth_chainId');
-  const latest = upstreamQuantity(latestHex, shown, 'eth_blockNumber');
+  const asked = await client.batch([{ method: 'eth_blockNumber', params: [] }, ...(givenChainId === undefined ? [{ method: 'eth_chainId', params: [] }] : [])]);
+  const latest = upstreamQuantity(asked[0], shown, 'eth_blockNumber');
+  const chainId = givenChainId ?? upstreamQuantity(asked[1], shown, 'eth_chainId');
   if (blockNumber !== undefined && blockNumber > latest) {
     throw new UpstreamError(`fork block ${blockNumber} is above the latest block of the fork's upstream ${shown} (${latest})`);
   }

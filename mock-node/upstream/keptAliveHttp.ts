@@ -217,25 +217,28 @@ export class KeptAliveHttp {
   constructor(
     url: URL,
     private readonly connect: Connect,
+    /** Headers sent with every request besides the client's own (checked by the caller: one line each, not the client's). */
+    headers: readonly (readonly [string, string])[] = [],
   ) {
     const auth = url.username || url.password ? `authorization: Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}\r\n` : '';
-    this.head = `POST ${url.pathname || '/'}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\naccept: application/json\r\nconnection: keep-alive\r\n${auth}`;
+    const extra = headers.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    this.head = `POST ${url.pathname || '/'}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\naccept: application/json\r\nconnection: keep-alive\r\n${auth}${extra}`;
   }
 
   /** Plain TCP to an http: URL's host and port. */
-  static forHttp(url: URL): KeptAliveHttp {
+  static forHttp(url: URL, headers: readonly (readonly [string, string])[] = []): KeptAliveHttp {
     const port = Number(url.port || 80);
     const host = hostOf(url);
-    return new KeptAliveHttp(url, () => connectTcp({ host, port }));
+    return new KeptAliveHttp(url, () => connectTcp({ host, port }), headers);
   }
 
   /** TLS to an https: URL's host and port (node:tls loaded only then). */
-  static async forHttps(url: URL): Promise<KeptAliveHttp> {
+  static async forHttps(url: URL, headers: readonly (readonly [string, string])[] = []): Promise<KeptAliveHttp> {
     const tls = await import('node:tls');
     const port = Number(url.port || 443);
     const host = hostOf(url);
     const servername = /^[\d.]+$/.test(host) || host.includes(':') ? undefined : host;
-    return new KeptAliveHttp(url, () => tls.connect({ host, port, servername, ALPNProtocols: ['http/1.1'] }));
+    return new KeptAliveHttp(url, () => tls.connect({ host, port, servername, ALPNProtocols: ['http/1.1'] }), headers);
   }
 
   /** POSTs `body`; the answer, or an error (a TimeoutError past `timeoutMs`, a network error with its code). */

@@ -19,7 +19,14 @@ export interface UpstreamSettings {
   retryBackoffMs: number;
   /** A run may wait at a miss for this upstream (it is near: ForkOptions.waitAtMisses). */
   waitAtMisses: boolean;
+  /** Sent with every request (--fork-header); the values are secrets. */
+  headers?: readonly (readonly [string, string])[];
+  /** The provider's assumed compute units a second (--compute-units-per-second; Infinity: --no-rate-limit). */
+  computeUnitsPerSecond?: number;
 }
+
+/** What a request is taken to cost in compute units when the wait after a rate limit is worked out (alloy's default average, as Anvil counts). */
+const REQUEST_COMPUTE_UNITS = 17;
 
 /** A request of a batch. */
 export interface UpstreamCall {
@@ -56,6 +63,8 @@ export class UpstreamClient {
   private connection: Promise<KeptAliveHttp> | undefined;
   /** Requests sent (one per HTTP request, a batch counts once): tests and the bench read it. */
   requestsSent = 0;
+  /** Requests waiting for their answer now (with this one, what a rate-limited provider is working through). */
+  private inFlight = 0;
   constructor(readonly settings: UpstreamSettings) {
     this.target = new URL(settings.url);
   }
@@ -63,6 +72,16 @@ export class UpstreamClient {
   /** Closes the kept-alive connections (the node stopped, or forked elsewhere). */
   close(): void {
     void this.connection?.then((connections) => connections.close());
+  }
+
+  /**
+   * After a rate limit, the time the provider's compute budget takes to cover the requests in
+   * flight and this one again (REQUEST_COMPUTE_UNITS each against computeUnitsPerSecond), as
+   * Anvil adds to its backoff; 0 with --no-rate-limit.
+   */
+  private computeBudgetWaitMs(): number {
+    const perSecond = this.settings.computeUnitsPerSecond ?? Infinity;
+    return Number.isFinite(perSecond) ? Math.ceil((1000 * REQUEST_COMPUTE_UNITS * (this.inFlight + 1)) / perSecond) : 0;
   }
 
   /** One call; its result, or an UpstreamError. */
@@ -114,12 +133,18 @@ export class UpstreamClient {
       let waitMs = backoff;
       try {
         this.requestsSent++;
-        const connections = await (this.connection ??= connectionsTo(this.target));
-        const response = await connections.post(body, remaining);
+        const connections = await (this.connection ??= connectionsTo(this.target, this.settings.headers ?? []));
+        this.inFlight++;
+        let response;
+        try {
+          response = await connections.post(body, remaining);
+        } finally {
+          this.inFlight--;
+        }
         const text = response.text;
         if (response.status === 429) {
           lastProblem = 'HTTP 429 (rate limited)';
-          waitMs = Math.max(backoff, retryAfterMs(response.retryAfter));
+          waitMs = Math.max(backoff, retryAfterMs(response.retryAfter)) + this.computeBudgetWaitMs();
         } else if (response.status >= 500) {
           lastProblem = `HTTP ${response.status}`;
         } else {
@@ -129,6 +154,7 @@ export class UpstreamClient {
             lastProblem = 'an answer that is not JSON';
           } else if (isRateLimit(parsed)) {
             lastProblem = 'JSON-RPC -32005 (rate limited)';
+            waitMs = backoff + this.computeBudgetWaitMs();
           } else {
             return parsed;
           }
@@ -149,8 +175,8 @@ export class UpstreamClient {
 }
 
 /** Kept-alive connections to the upstream; node:tls is loaded only for an https upstream (the node's start leaves node:crypto out). */
-async function connectionsTo(url: URL): Promise<KeptAliveHttp> {
-  return url.protocol === 'https:' ? KeptAliveHttp.forHttps(url) : KeptAliveHttp.forHttp(url);
+async function connectionsTo(url: URL, headers: readonly (readonly [string, string])[]): Promise<KeptAliveHttp> {
+  return url.protocol === 'https:' ? KeptAliveHttp.forHttps(url, headers) : KeptAliveHttp.forHttp(url, headers);
 }
 
 function parseJson(text: string): unknown {

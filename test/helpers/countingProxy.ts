@@ -16,6 +16,10 @@ export interface CountingProxy {
   rateLimitNext(count: number): void;
   /** Each request is passed on this many ms late (0: at once). */
   delayMs: number;
+  /** The headers of the last request passed on. */
+  headers: Record<string, string | string[] | undefined>;
+  /** Every JSON-RPC method passed on, in order. */
+  methods: string[];
   /** Stops listening and closes every connection: the upstream is gone. */
   cut(): Promise<void>;
 }
@@ -28,6 +32,8 @@ export async function startCountingProxy(upstreamUrl: string, path = '/'): Promi
     calls: 0,
     limited: 0,
     delayMs: 0,
+    headers: {},
+    methods: [],
     rateLimitNext(count) {
       limitNext = count;
     },
@@ -52,6 +58,8 @@ export async function startCountingProxy(upstreamUrl: string, path = '/'): Promi
       const parsed = JSON.parse(body) as unknown;
       proxy.forwarded++;
       proxy.calls += Array.isArray(parsed) ? parsed.length : 1;
+      proxy.headers = request.headers;
+      for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.methods.push(String((call as { method?: unknown })?.method));
       if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
       try {
         const answer = await fetch(upstreamUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

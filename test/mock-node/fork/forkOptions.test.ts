@@ -15,7 +15,7 @@ describe('fork: options and bad input', function () {
 
   it('reads the flags as Anvil names them', () => {
     const { options } = parseCommandLine(['--fork-url', 'https://mainnet.base.org', '--fork-block-number', '123', '--timeout', '5000', '--retries', '2', '--fork-retry-backoff', '50']);
-    assert.deepEqual(resolveOptions(options).fork, { url: 'https://mainnet.base.org', blockNumber: 123n, timeoutMs: 5000, retries: 2, retryBackoffMs: 50, waitAtMisses: false });
+    assert.deepEqual(resolveOptions(options).fork, { url: 'https://mainnet.base.org', blockNumber: 123n, timeoutMs: 5000, retries: 2, retryBackoffMs: 50, waitAtMisses: false, headers: [], computeUnitsPerSecond: 330 });
     assert.equal(resolveOptions({}).fork, undefined);
   });
 
