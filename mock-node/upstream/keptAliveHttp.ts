@@ -234,7 +234,9 @@ export class KeptAliveHttp {
 
   /** TLS to an https: URL's host and port (node:tls loaded only then). */
   static async forHttps(url: URL, headers: readonly (readonly [string, string])[] = []): Promise<KeptAliveHttp> {
-    const tls = await import('node:tls');
+    // require, not import(): the CLI runs its bundle as a vm.Script (for its code cache), where a
+    // dynamic import() has no loader and fails (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+    const tls = require('node:tls') as typeof import('node:tls');
     const port = Number(url.port || 443);
     const host = hostOf(url);
     const servername = /^[\d.]+$/.test(host) || host.includes(':') ? undefined : host;

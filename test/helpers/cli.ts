@@ -28,11 +28,12 @@ export function ensureCliBuilt(): void {
 
 /**
  * Starts the node on a free port. `program` is how to run it: by default the CLI bundle under this
- * Node; the packaging tests pass an installed package's bin or the single executable.
+ * Node; the packaging tests pass an installed package's bin or the single executable. `env`: the
+ * child's environment (this process's by default).
  */
-export function startCli(args: string[], program: readonly string[] = [process.execPath, CLI]): Promise<CliNode> {
+export function startCli(args: string[], program: readonly string[] = [process.execPath, CLI], env: NodeJS.ProcessEnv = process.env): Promise<CliNode> {
   if (program[1] === CLI) ensureCliBuilt();
-  const child = spawn(program[0], [...program.slice(1), '--port', '0', ...args], { cwd: ROOT });
+  const child = spawn(program[0], [...program.slice(1), '--port', '0', ...args], { cwd: ROOT, env });
   let output = '';
   // 'close', not 'exit': the exit can be seen before the last of stderr has been read.
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
