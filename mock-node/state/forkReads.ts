@@ -55,25 +55,23 @@ export function missMayWait(): boolean {
 }
 
 /**
- * Makes a synchronous read where a miss may be waited at: a WaitableMiss it throws is waited for,
- * then the read is made again. The EVM's state adapter reads this way, through
- * StateDraft.waitingRead (the EVM's bundle has its own copy of this module: the counter and the
- * class must be this one's).
+ * Makes a synchronous read where a miss may be waited at: its value at once when nothing is
+ * missed (most reads); else a promise of it, once the WaitableMiss it threw is waited for and the
+ * read made again. The EVM's state adapter reads this way, through StateDraft.waitingRead (the
+ * EVM's bundle has its own copy of this module: the counter and the class must be this one's).
  */
-export async function readWaitingAtMisses<T>(read: () => T): Promise<T> {
-  for (;;) {
-    let miss: WaitableMiss;
-    waitableReads++;
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof WaitableMiss)) throw error;
-      miss = error;
-    } finally {
-      waitableReads--;
-    }
-    await miss.wait();
+export function readWaitingAtMisses<T>(read: () => T): T | Promise<T> {
+  let miss: WaitableMiss;
+  waitableReads++;
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof WaitableMiss)) throw error;
+    miss = error;
+  } finally {
+    waitableReads--;
   }
+  return miss.wait().then(() => readWaitingAtMisses(read));
 }
 
 export function noKeys(): MissingKeys {

@@ -203,7 +203,7 @@ export class StateDraft implements StateReader {
   }
 
   /** A read of this draft (or another over the same fork) that may wait at a miss: forkReads.ts, readWaitingAtMisses. */
-  waitingRead<T>(read: () => T): Promise<T> {
+  waitingRead<T>(read: () => T): T | Promise<T> {
     return readWaitingAtMisses(read);
   }
 

@@ -46,7 +46,8 @@ export class DraftStateManager implements StateManagerInterface {
     get: async (address: Address, slot: Uint8Array): Promise<Uint8Array> => {
       const owner = key(address);
       const at = bytesToBigInt(slot);
-      return bigIntToUnpaddedBytes(this.forked ? await this.waitingRead(() => this.original.storage(owner, at)) : this.original.storage(owner, at));
+      const found = this.forked ? this.top.waitingRead(() => this.original.storage(owner, at)) : this.original.storage(owner, at);
+      return bigIntToUnpaddedBytes(found instanceof Promise ? await found : found);
     },
     clear: (): void => {},
   };
@@ -59,17 +60,13 @@ export class DraftStateManager implements StateManagerInterface {
   }
 
   /**
-   * A read over a fork, which may wait at a miss (missRecorder.ts). Through the draft's method:
-   * this module runs in the EVM's own bundle, and the waiting belongs to the state's.
+   * The top draft's account: over a fork through StateDraft.waitingRead, which answers at once
+   * unless the read waits at a miss (missRecorder.ts); the waiting is the state bundle's, as this
+   * module runs in the EVM's own bundle.
    */
-  private waitingRead<T>(read: () => T): Promise<T> {
-    return this.top.waitingRead(read);
-  }
-
-  /** The top draft's account over a fork (waited for at a miss); off a fork, read it directly: no await. */
-  private forkedAccount(address: Address): Promise<AccountRecord> {
+  private accountRecord(address: Address): AccountRecord | Promise<AccountRecord> {
     const owner = key(address);
-    return this.waitingRead(() => this.top.account(owner));
+    return this.forked ? this.top.waitingRead(() => this.top.account(owner)) : this.top.account(owner);
   }
 
   detach(): void {
@@ -83,7 +80,8 @@ export class DraftStateManager implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const record = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
+    const found = this.accountRecord(address);
+    const record = found instanceof Promise ? await found : found;
     if (isEmptyAccount(record)) return undefined;
     const codeHash = record.code === '0x' ? KECCAK256_NULL : codeCache.get(record.code).hash;
     return new Account(record.nonce, record.balance, KECCAK256_RLP, codeHash);
@@ -91,7 +89,8 @@ export class DraftStateManager implements StateManagerInterface {
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (!account) return this.deleteAccount(address);
-    const current = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
+    const found = this.accountRecord(address);
+    const current = found instanceof Promise ? await found : found;
     const code = account.codeHash.every((b, i) => b === KECCAK256_NULL[i]) ? '0x' : current.code;
     this.top.setAccount(key(address), { nonce: account.nonce, balance: account.balance, code });
   }
@@ -102,7 +101,8 @@ export class DraftStateManager implements StateManagerInterface {
   }
 
   async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
-    const current = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
+    const found = this.accountRecord(address);
+    const current = found instanceof Promise ? await found : found;
     this.top.setAccount(key(address), {
       nonce: fields.nonce ?? current.nonce,
       balance: fields.balance ?? current.balance,
@@ -111,24 +111,28 @@ export class DraftStateManager implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const current = this.forked ? await this.forkedAccount(address) : this.top.account(key(address));
+    const found = this.accountRecord(address);
+    const current = found instanceof Promise ? await found : found;
     this.top.setAccount(key(address), { ...current, code: value.length === 0 ? '0x' : bytesToHex(value) });
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const code = (this.forked ? await this.forkedAccount(address) : this.top.account(key(address))).code;
+    const found = this.accountRecord(address);
+    const code = (found instanceof Promise ? await found : found).code;
     return code === '0x' ? new Uint8Array() : codeCache.get(code).code;
   }
 
   async getCodeSize(address: Address): Promise<number> {
-    const code = (this.forked ? await this.forkedAccount(address) : this.top.account(key(address))).code;
+    const found = this.accountRecord(address);
+    const code = (found instanceof Promise ? await found : found).code;
     return (code.length - 2) / 2;
   }
 
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     const owner = key(address);
     const at = bytesToBigInt(slot);
-    return bigIntToUnpaddedBytes(this.forked ? await this.waitingRead(() => this.top.storage(owner, at)) : this.top.storage(owner, at));
+    const found = this.forked ? this.top.waitingRead(() => this.top.storage(owner, at)) : this.top.storage(owner, at);
+    return bigIntToUnpaddedBytes(found instanceof Promise ? await found : found);
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
