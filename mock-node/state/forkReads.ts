@@ -37,11 +37,16 @@ export class MissingState extends Error {
  * if the key is still not there, noted as missed like any other).
  */
 export class WaitableMiss extends MissingState {
-  constructor(
-    missing: MissingKeys,
-    readonly wait: () => Promise<void>,
-  ) {
+  readonly wait: () => Promise<void>;
+
+  constructor(missing: MissingKeys, wait: () => Promise<void>) {
+    // A signal caught a few frames up, never shown: no stack trace to capture (through the EVM's
+    // deep async frames it is most of the cost of throwing).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(missing);
+    Error.stackTraceLimit = limit;
+    this.wait = wait;
     this.name = 'WaitableMiss';
   }
 }
