@@ -4,7 +4,7 @@
 // UpstreamError that names the upstream by its redacted URL, never by the URL itself (it may
 // carry an API key). Batches go as one JSON-RPC batch, split into chunks the upstream accepts.
 import type { Hex } from '../encoding/hex';
-import { KeptAliveHttp } from './keptAliveHttp';
+import { KeptAliveHttp, type HttpAnswer } from './keptAliveHttp';
 
 export interface UpstreamSettings {
   /** The upstream's URL (may hold an API key in its path, query or user info). */
@@ -65,6 +65,7 @@ export class UpstreamClient {
   requestsSent = 0;
   /** Requests waiting for their answer now (with this one, what a rate-limited provider is working through). */
   private inFlight = 0;
+
   constructor(readonly settings: UpstreamSettings) {
     this.target = new URL(settings.url);
   }
@@ -135,7 +136,7 @@ export class UpstreamClient {
         this.requestsSent++;
         const connections = await (this.connection ??= connectionsTo(this.target, this.settings.headers ?? []));
         this.inFlight++;
-        let response;
+        let response: HttpAnswer;
         try {
           response = await connections.post(body, remaining);
         } finally {
