@@ -63,7 +63,7 @@ export const miningMethods: MethodTable = {
         if (typeof forking !== 'object' || Array.isArray(forking)) throw invalidParams('invalid argument 0: forking must be an object { jsonRpcUrl?, blockNumber? }');
         const { jsonRpcUrl, blockNumber } = forking as Record<string, unknown>;
         const url = jsonRpcUrl === undefined || jsonRpcUrl === null ? undefined : jsonRpcUrl;
-        if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url))) throw invalidParams('invalid argument 0: forking.jsonRpcUrl must be an http:// or https:// URL');
+        if (url !== undefined && (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url) || !URL.canParse(url))) throw invalidParams('invalid argument 0: forking.jsonRpcUrl must be an http:// or https:// URL');
         const number = blockNumber === undefined || blockNumber === null ? undefined : parseInteger(blockNumber, 0, 'forking.blockNumber');
         // Anvil's answer when it was not started forked and no URL is given.
         if (!node.refork && url === undefined) throw invalidParams('Forking not enabled and RPC URL not provided to start forking');

@@ -91,6 +91,8 @@ describe('fork: options and bad input', function () {
       await rpc(mock.url, 'evm_mine');
       const head = await rpc(mock.url, 'eth_blockNumber');
       assert.match((await rpcError(mock.url, 'anvil_reset', [{ forking: { jsonRpcUrl: 'ftp://x' } }])).message, /jsonRpcUrl must be an http/);
+      const unparsable = await rpcError(mock.url, 'anvil_reset', [{ forking: { jsonRpcUrl: 'http://[bad/' } }]);
+      assert.deepEqual([unparsable.code, /jsonRpcUrl must be an http/.test(unparsable.message)], [-32602, true], 'a URL that does not parse is bad input, not an internal error');
       assert.equal((await rpcError(mock.url, 'anvil_reset', [{ forking: { blockNumber: 'soon' } }])).code, -32602);
       const above = await rpcError(mock.url, 'anvil_reset', [{ forking: { blockNumber: 1_000 } }]);
       assert.match(above.message, /above the latest block of the fork's upstream/);
