@@ -86,6 +86,26 @@ describe("fork: Anvil's other fork flags", function () {
       assert.ok(!JSON.stringify(await rpc(node.url, 'anvil_nodeInfo')).includes(HEADER_KEY));
     });
 
+    it('forks at URL@BLOCK and sends --fork-header as anvil does, side by side', async function () {
+      const binary = anvilOrSkip(this);
+      const block = await rpc(upstream.url, 'eth_getBlockByNumber', ['0x2', false]);
+      const viaAnvil = await startCountingProxy(upstream.url);
+      const viaMock = await startCountingProxy(upstream.url);
+      const anvil = await startAnvil(binary, ['--fork-url', `${viaAnvil.url}@2`, '--fork-header', 'X-Team: payments']);
+      try {
+        node = await startTestNode({ fork: { url: `${viaMock.url}@2`, headers: ['X-Team: payments'] } });
+        for (const [name, url, proxied] of [['anvil', anvil.url, viaAnvil], ['mock', node.url, viaMock]] as const) {
+          assert.equal(BigInt(await rpc(url, 'eth_blockNumber')), 2n, `${name} forks at the block after the @`);
+          assert.equal((await rpc(url, 'eth_getBlockByNumber', ['0x2', false])).hash, block.hash, name);
+          assert.equal(proxied.headers['x-team'], 'payments', `${name} sends the header`);
+        }
+      } finally {
+        await anvil.stop();
+        await viaAnvil.cut();
+        await viaMock.cut();
+      }
+    });
+
     it('takes --fork-chain-id as the chain id without asking the upstream', async () => {
       const methodsBefore = proxy.methods.length;
       node = await startTestNode({ fork: { url: proxy.url, blockNumber: 3, chainId: 4242 } });
