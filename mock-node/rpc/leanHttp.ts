@@ -422,8 +422,11 @@ class LeanConnection {
   private queueFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
-    // After the microtasks of this socket read: every answer that needed no I/O is ready by then.
-    process.nextTick(this.flushNow);
+    // Once every socket this turn of the event loop found readable has been read and answered
+    // (the check phase): the replies go out together, after the work in hand. A reply written
+    // from the middle of that work wakes its client there, and on a machine of few cores the
+    // kernel often runs the woken client on the node's own core, pausing the node's thread.
+    setImmediate(this.flushNow);
   }
 
   /**
