@@ -13,6 +13,7 @@ import type { StateDraft, StateReader } from '../../state/worldState';
 import { calldataFloorGas, transactionIntrinsicGas } from '../intrinsicGas';
 import type { BlockEnvironment, NativeLog } from '../nativeContract';
 import type { ExecutionTracer } from '../trace/recorder';
+import { installCodeAnalysisCache } from './codeAnalysisCache';
 import { DraftStateManager } from './draftStateManager';
 import { EvmTraceBridge, failureOf } from './traceBridge';
 
@@ -65,6 +66,8 @@ function toAddress(hex: Hex): Address {
 /** One EVM per chain id, reused; messages run one at a time (the adapter points at one draft). */
 export class Machine {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The interpreter keeps its code analyses (codeAnalysisCache.ts), from this machine's first run that used it. */
+  private analysisKept = false;
 
   private constructor(
     private readonly evm: EVM,
@@ -139,6 +142,10 @@ export class Machine {
         });
       } finally {
         detach?.();
+      }
+      if (!this.analysisKept && result.execResult.runState) {
+        installCodeAnalysisCache(result.execResult.runState.interpreter);
+        this.analysisKept = true;
       }
       await evm.journal.cleanup();
       const exec = result.execResult;
