@@ -231,12 +231,12 @@ export function createHttpServer(services: NodeServices, handle: RpcHandler, htt
       answerRpc(handle, profile, text, limit).then((result) => send(res, result, cors), failed);
     }, failed);
   });
-  serveLean(server, leanRoute(handle, http, guards));
+  serveLean(server, leanRoute(handle, http, guards, () => services.chain.finishing !== undefined));
   return server;
 }
 
 /** What the raw-socket path needs to know of the node's HTTP rules (the same as Node's path's). */
-function leanRoute(handle: RpcHandler, http: HttpOptions, guards: GuardCache): LeanRoute {
+function leanRoute(handle: RpcHandler, http: HttpOptions, guards: GuardCache, replyAtOnce: () => boolean): LeanRoute {
   const profiles = new Map<string, ProfileName | null>();
   const cors = corsFor({}, http.exposure);
   let lastHost: string | undefined = '\u0000';
@@ -267,6 +267,7 @@ function leanRoute(handle: RpcHandler, http: HttpOptions, guards: GuardCache): L
     bodyLimit: (profile) => bodyLimit(http, profile),
     headers: cors === NO_HEADERS ? undefined : cors,
     answer: (profile, text) => answerRpc(handle, profile, text, Number.POSITIVE_INFINITY),
+    replyAtOnce,
   };
 }
 

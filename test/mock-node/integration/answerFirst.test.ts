@@ -3,7 +3,7 @@
 // see the change done: the next request of a batch, a request pipelined behind it on the same
 // connection, and a request on another connection.
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { Socket, connect } from 'node:net';
 import { Interface, Transaction, Wallet } from 'ethers';
 import { defaultOptions, type RunningMockNode } from '../../../mock-node/index';
 import { STABLE_TOKEN_ABI } from '../../../mock-node/tokenKit/index';
@@ -132,6 +132,29 @@ describe('automine, evm_revert and the state setters answer first; what comes ne
       const receipts = await Promise.all(sends);
       const numbers = receipts.map((receipt) => BigInt(receipt.blockNumber)).sort((a, b) => Number(a - b));
       assert.deepEqual(numbers, [1n, 2n, 3n, 4n, 5n].map((n) => before + n), 'each in a block of its own, each receipt there when asked');
+    });
+
+    it('writes the hash to the socket before it seals the block, also while another connection waits for its reply', async () => {
+      const events: string[] = [];
+      const { raw, hash } = await signedTransfer(node.url, chainId, node.accounts[4].privateKey, node.tokenAddress, node.accounts[2].address);
+      const chain = node.core.services.chain;
+      const onBlock = () => events.push('sealed');
+      const write = Socket.prototype.write;
+      Socket.prototype.write = function (this: Socket, chunk: unknown, ...rest: unknown[]) {
+        if (String(chunk).includes(hash)) events.push('hash written');
+        return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+      } as typeof write;
+      chain.on('block', onBlock);
+      try {
+        // A read on another connection in flight at the same time: its reply may be batched, the hash's may not wait behind the seal.
+        const [answer] = await Promise.all([rpc(node.url, 'eth_sendRawTransaction', [raw]), rpc(node.url, 'eth_blockNumber')]);
+        assert.equal(answer, hash);
+        await rpc(node.url, 'eth_getTransactionReceipt', [hash]);
+      } finally {
+        Socket.prototype.write = write;
+        chain.off('block', onBlock);
+      }
+      assert.deepEqual(events.slice(0, 2), ['hash written', 'sealed']);
     });
   });
 
