@@ -3,8 +3,11 @@
 // balanceOf of a fresh holder (its balance slot fetched from the upstream; the token's code was
 // fetched by an earlier holder's read), and the hundredth balanceOf of the same holder (all kept),
 // set beside the same read on a fresh chain of the mock node's own. The three nodes run at once and
-// their reads take turns, so each figure meets the same moment of the machine's load.
-import { Interface } from 'ethers';
+// their reads take turns, so each figure meets the same moment of the machine's load. The same two
+// reads of USDC (Circle's FiatTokenV2_2 behind its proxy, on the upstream too), without a target:
+// what a fork of Base's USDC costs beside Anvil.
+import { Interface, concat, keccak256, zeroPadValue } from 'ethers';
+import { installUsdc } from '../../helpers/usdcOnAnvil';
 import { deployBenchToken } from '../benchToken';
 import { startAnvilNode, startMockCli, type BenchNode } from '../processes';
 import { call, median } from '../rpcClient';
@@ -14,6 +17,24 @@ import { size, type BenchConfig } from './config';
 
 const TOKEN = new Interface(['function balanceOf(address) view returns (uint256)']);
 const READS_PER_HOLDER = 100;
+
+/** USDC on the upstream: Base's address for the proxy; the implementation and library anywhere. */
+const USDC = { token: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', implementation: '0x0000000000000000000000000000000000b0c001', signatureChecker: '0x0000000000000000000000000000000000b0c002' };
+/** FiatTokenProxy's slots (zeppelinos): its implementation and its admin (who may not call the token through it). */
+const IMPLEMENTATION_SLOT = '0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3';
+const ADMIN_SLOT = '0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1ff9390b';
+/** FiatTokenV2_2's balanceAndBlacklistStates mapping. */
+const BALANCES_POSITION = 9;
+
+/** The proxy's storage for USDC with `balance` for each holder. */
+function usdcStorage(list: readonly string[], balance: bigint): Record<string, string> {
+  const storage: Record<string, string> = {
+    [IMPLEMENTATION_SLOT]: USDC.implementation,
+    [ADMIN_SLOT]: '0x0000000000000000000000000000000000ad0001',
+  };
+  for (const holder of list) storage[keccak256(concat([zeroPadValue(holder, 32), zeroPadValue('0x' + BALANCES_POSITION.toString(16).padStart(2, '0'), 32)]))] = String(balance);
+  return storage;
+}
 
 interface ForkFigures {
   first: Figure;
@@ -64,6 +85,8 @@ export async function forkRows(config: BenchConfig): Promise<Row[]> {
   try {
     const [deployer] = devKeys(1);
     const token = await deployBenchToken(upstream.url, deployer, list, 10n ** 12n);
+    await installUsdc(upstream.url, USDC, usdcStorage(list, 10n ** 12n));
+    await call(upstream.url, 'evm_mine', []);
     const forkBlock = String(BigInt(await call(upstream.url, 'eth_blockNumber')));
     const mockNode = await startMockCli({ manual: true, extraArgs: ['--fork-url', upstream.url, '--fork-block-number', forkBlock] });
     started.push(mockNode);
@@ -75,6 +98,7 @@ export async function forkRows(config: BenchConfig): Promise<Row[]> {
     const freshToken = await deployBenchToken(freshNode.url, deployer, list, 10n ** 12n);
     const [mock, anvil, fresh] = await measure([{ node: mockNode, token }, { node: anvilNode, token }, { node: freshNode, token: freshToken }], list);
     const sameAsFresh = fresh.hundredth.value;
+    const [mockUsdc, anvilUsdc] = await measure([{ node: mockNode, token: USDC.token }, { node: anvilNode, token: USDC.token }], list);
     return [
       {
         section: 'fork',
@@ -93,6 +117,22 @@ export async function forkRows(config: BenchConfig): Promise<Row[]> {
         anvil: anvil.hundredth,
         better: 'lower',
         target: { text: '≤ 1.1 × a fresh chain', holds: (row) => row.mock.value <= 1.1 * sameAsFresh },
+      },
+      {
+        section: 'fork',
+        what: `USDC (FiatTokenV2_2 behind its proxy, 23 KiB of code): the first balanceOf of a fresh holder on a fork (median of ${count - 1} holders)`,
+        unit: 'ms',
+        mock: mockUsdc.first,
+        anvil: anvilUsdc.first,
+        better: 'lower',
+      },
+      {
+        section: 'fork',
+        what: `USDC: the hundredth balanceOf of the same holder on a fork (median of ${count - 1} holders)`,
+        unit: 'ms',
+        mock: mockUsdc.hundredth,
+        anvil: anvilUsdc.hundredth,
+        better: 'lower',
       },
     ];
   } finally {
