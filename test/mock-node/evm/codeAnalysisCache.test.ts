@@ -3,7 +3,7 @@
 // one says: a JUMPDEST is a target, a 0x5b byte inside a PUSH's data is not.
 import assert from 'node:assert/strict';
 import type { RunningMockNode } from '../../../mock-node/index';
-import { codeAnalysesMade } from '../../../mock-node/execution/evm/codeAnalysisCache';
+import { KeptAnalyses, codeAnalysesMade } from '../../../mock-node/execution/evm/codeAnalysisCache';
 import { rpc, rpcError, startTestNode } from '../../helpers/rpc';
 
 // PUSH1 0 CALLDATALOAD JUMP | PUSH1 0x5b (a 0x5b at 5, inside the push) STOP | JUMPDEST (at 7)
@@ -53,5 +53,22 @@ describe('the EVM keeps code analyses', () => {
     assert.equal(codeAnalysesMade(), before);
     assert.equal(await rpc(node.url, 'eth_call', [jumpTo(OTHER_CODE, 7), 'latest']), `0x${'2a'.padStart(64, '0')}`);
     assert.equal(codeAnalysesMade(), before + 1);
+  });
+
+  it('keeps analyses within a budget of code bytes, dropping the least recently run first', () => {
+    const kept = new KeptAnalyses(100);
+    const code = (n: number) => new Uint8Array(n);
+    const [a, b, c, huge] = [code(40), code(40), code(40), code(101)];
+    kept.keep(a, { of: 'a' });
+    kept.keep(b, { of: 'b' });
+    assert.deepEqual(kept.get(a), { of: 'a' }); // a is now the most recent
+    kept.keep(c, { of: 'c' }); // 120 bytes: b, the least recent, goes
+    assert.equal(kept.get(b), undefined);
+    assert.deepEqual(kept.get(a), { of: 'a' });
+    assert.deepEqual(kept.get(c), { of: 'c' });
+    assert.deepEqual(kept.size, { codes: 2, bytes: 80 });
+    kept.keep(huge, { of: 'huge' }); // larger than the whole budget: not kept, nothing dropped
+    assert.equal(kept.get(huge), undefined);
+    assert.deepEqual(kept.size, { codes: 2, bytes: 80 });
   });
 });
