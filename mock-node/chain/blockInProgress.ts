@@ -9,9 +9,10 @@ import type { Hex } from '../encoding/hex';
 import { keccak256Bytes } from '../encoding/keccak';
 import { encodeBytes, encodeList } from '../encoding/trieRoot';
 import { OrderedTrieBuilder } from '../encoding/tries';
-import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord } from './types';
+import type { BlockRecord, IncludedTransaction, LogRecord, ReceiptRecord, SystemStateChange } from './types';
+import { systemStateChange } from './systemChanges';
 import { EMPTY_TRIE_ROOT } from '../state/stateTrie';
-import type { StateLayer } from '../state/worldState';
+import type { StateDraft, StateLayer } from '../state/worldState';
 import type { BlockEnvironment } from '../execution/nativeContract';
 
 export interface BlockParams {
@@ -33,6 +34,8 @@ export class BlockInProgress {
   readonly included: IncludedTransaction[] = [];
   readonly byHash = new Map<Hex, IncludedTransaction>();
   readonly logs: LogRecord[] = [];
+  /** Changes made outside the transactions, in order; a new array per change, so a snapshot's stays as it was. */
+  private systemChanges: readonly SystemStateChange[] = [];
   private readonly bloom = new LogsBloom();
   /** The transactions and receipts tries: they hold the included items and encode each when its leaf is built. */
   private readonly txTrie = new OrderedTrieBuilder<IncludedTransaction>((item) => hexBytes(item.tx.encoded));
@@ -106,9 +109,10 @@ export class BlockInProgress {
     this.receiptsRoot = bytesHex(this.receiptTrie.root());
   }
 
-  /** A state change outside any transaction (a system change): the state after it, nothing appended. */
-  setState(state: StateLayer): void {
+  /** A state change outside any transaction (a system change): the state after it, and what it wrote; no transaction appended. */
+  setState(state: StateLayer, written: StateDraft): void {
     this.state = state;
+    this.systemChanges = [...this.systemChanges, systemStateChange(this.included.length, written)];
   }
 
   private addLogs(logs: LogRecord[], logsBloom: Hex): void {
@@ -166,6 +170,7 @@ export class BlockInProgress {
       sealed,
       // Before its first flashblock is cut (the view a seal publishes at once), the block is at flashblock 0, empty.
       flashblockIndex: Math.max(this.flashblockIndex, 0),
+      systemChanges: this.systemChanges.length > 0 ? this.systemChanges : undefined,
     };
   }
 }

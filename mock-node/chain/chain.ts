@@ -631,7 +631,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** A system change made on drafts of the pending block's state and of the head's, committed to both. */
   private async commitSystemChange(change: SystemChange, draft: StateDraft, head: BlockRecord, headBase: StateLayer, headDraft: StateDraft): Promise<void> {
     this.recordSystemChange(this.building.number, change);
-    this.building.setState(await this.stateTrie.commit(this.building.state, draft));
+    this.building.setState(await this.stateTrie.commit(this.building.state, draft), draft);
     const headState = await this.stateTrie.commit(headBase, headDraft);
     this.changedHead = headState === head.state ? undefined : new HeadStateView(head, headState);
     this.pendingSnapshot = this.building.snapshot(false);
@@ -957,7 +957,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         // The change no longer applies on the new chain: it is dropped, like a reverted transaction.
       }
     }
-    block.setState(await this.stateTrie.commit(block.state, draft));
+    block.setState(await this.stateTrie.commit(block.state, draft), draft);
   }
 
   // ---- reorgs (mock_reorg) and restore (--state) --------------------------------------------

@@ -40,4 +40,8 @@ export class HeadStateView implements BlockRecord {
   get flashblockIndex(): number {
     return this.block.flashblockIndex;
   }
+
+  get systemChanges(): BlockRecord['systemChanges'] {
+    return this.block.systemChanges;
+  }
 }

@@ -28,6 +28,7 @@ import { depositRecord } from '../execution/opStack/l1Attributes';
 import { PRUNED_STATE_VERSION, STATE_FORMAT, STATE_VERSION, STATE_VERSIONS, type HexMap, type SavedBlock, type SavedReceipt, type SavedState, type StateChanges } from '../state/savedState';
 import type { MockNodeOptions } from '../options';
 import { StateDraft, type AccountRecord, type StateLayer } from '../state/worldState';
+import { loadedSystemChange, savedSystemChange } from './systemChanges';
 
 /** node:fs/promises, required when a state file is first read or written (it loads readline and more: start-up without a state file need not). */
 const fsPromises = (): typeof import('node:fs/promises') => require('node:fs/promises') as typeof import('node:fs/promises');
@@ -115,6 +116,7 @@ export function exportState(chain: Chain, options: MockNodeOptions): SavedState 
       transactions: block.transactions.map((item) => [item.tx.encoded, item.tx.from]),
       receipts: block.transactions.map((item) => saveReceipt(item.receipt)),
       state: stateChanges(previous, block.state),
+      ...(block.systemChanges ? { systemChanges: block.systemChanges.map(savedSystemChange) } : {}),
     });
     previous = block.state;
   }
@@ -286,7 +288,8 @@ export async function importState(chain: Chain, options: MockNodeOptions, raw: u
       transactions.push({ tx, receipt, index });
     }
     await verifyBlockContents(blockHeader, transactions, logs, where);
-    blocks.push({ header: blockHeader, hash: savedBlock.hash, size: savedBlock.size, transactions, logs, state, sealed: true, flashblockIndex: savedBlock.flashblockIndex });
+    const systemChanges = savedBlock.systemChanges?.map(loadedSystemChange);
+    blocks.push({ header: blockHeader, hash: savedBlock.hash, size: savedBlock.size, transactions, logs, state, sealed: true, flashblockIndex: savedBlock.flashblockIndex, systemChanges });
   }
   const queued = saved.queue.map((raw) => decodeTransaction(raw, `${source}, queue`));
   const current = saved.current;

@@ -13,7 +13,7 @@
 import type { BlockHeader } from '../encoding/header';
 import type { Hex } from '../encoding/hex';
 import { bodyCount, bodyLogCount, bodyHash, bodyHashIs, firstLogOf, packBody, unpackBody, unpackLogs, unpackTransaction, type CompactBody } from './sealedBody';
-import type { BlockRecord, IncludedTransaction, LogRecord } from './types';
+import type { BlockRecord, IncludedTransaction, LogRecord, SystemStateChange } from './types';
 import type { StateLayer } from '../state/worldState';
 
 interface Rendered {
@@ -99,6 +99,7 @@ export class SealedBlock implements BlockRecord {
     readonly state: StateLayer,
     transactions: readonly IncludedTransaction[],
     logs: readonly LogRecord[],
+    readonly systemChanges: readonly SystemStateChange[] | undefined = undefined,
   ) {
     this.records = { transactions, logs };
     rendered.put(this, this.records);
@@ -124,7 +125,7 @@ export class SealedBlock implements BlockRecord {
   /** A sealed record of `block` (a snapshot the builder made, or one restored from a file). */
   static of(block: BlockRecord): SealedBlock {
     if (block instanceof SealedBlock) return block;
-    return new SealedBlock(block.header, block.hash, block.size, block.flashblockIndex, block.state, block.transactions, block.logs);
+    return new SealedBlock(block.header, block.hash, block.size, block.flashblockIndex, block.state, block.transactions, block.logs, block.systemChanges);
   }
 
   get transactionCount(): number {

@@ -3,7 +3,7 @@
 import type { BlockHeader } from '../encoding/header';
 import type { Hex } from '../encoding/hex';
 import type { IncludedTransaction, LogRecord } from '../encoding/records';
-import type { StateLayer } from '../state/worldState';
+import type { AccountRecord, StateLayer } from '../state/worldState';
 
 export type { AccessList, IncludedTransaction, LogRecord, ReceiptRecord, TransactionRecord } from '../encoding/records';
 
@@ -20,4 +20,14 @@ export interface BlockRecord {
   sealed: boolean;
   /** Index of the newest flashblock in this block (pending only; sealed blocks keep the last). */
   flashblockIndex: number;
+  /** State changes made outside its transactions while it was built (systemChanges.ts); absent when none. */
+  systemChanges?: readonly SystemStateChange[];
+}
+
+/** A state change made outside any transaction while a block was built: what it wrote, and where. */
+export interface SystemStateChange {
+  /** The index of the block's first transaction after it (the block's transaction count when it was made). */
+  before: number;
+  accounts: ReadonlyMap<Hex, AccountRecord>;
+  storage: ReadonlyMap<Hex, ReadonlyMap<bigint, bigint>>;
 }

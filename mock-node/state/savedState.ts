@@ -45,6 +45,12 @@ export interface SavedBlock {
   receipts: SavedReceipt[];
   /** The first block in the file (genesis, or the oldest kept): the full state after it; later blocks: what the block changed. */
   state: StateChanges;
+  /**
+   * State changes made outside the block's transactions while it was built (state setters), each
+   * before the transaction at index `before`: a replay of the block (debug_traceTransaction)
+   * applies them there. Absent when none.
+   */
+  systemChanges?: { before: number; changes: StateChanges }[];
 }
 
 export interface SavedState {

@@ -89,23 +89,38 @@ function checkReceipt(c: Checker, raw: unknown, name: string): void {
   });
 }
 
-function checkStateChanges(c: Checker, raw: unknown): void {
-  const state = c.object(raw, 'state');
-  for (const [address, account] of Object.entries(c.object(state.accounts, 'state.accounts'))) {
-    c.matches(address, ADDRESS, `state.accounts key ${JSON.stringify(address.slice(0, 60))}`, 'an address');
-    const fields = c.list(account, `state.accounts.${address}`);
-    if (fields.length !== 3) c.fail(`state.accounts.${address} must be [nonce, balance, code]`);
-    c.quantity(fields[0], `state.accounts.${address} nonce`);
-    c.quantity(fields[1], `state.accounts.${address} balance`);
-    c.matches(fields[2], DATA, `state.accounts.${address} code`, 'hex bytes');
+function checkStateChanges(c: Checker, raw: unknown, name = 'state'): void {
+  const state = c.object(raw, name);
+  for (const [address, account] of Object.entries(c.object(state.accounts, `${name}.accounts`))) {
+    c.matches(address, ADDRESS, `${name}.accounts key ${JSON.stringify(address.slice(0, 60))}`, 'an address');
+    const fields = c.list(account, `${name}.accounts.${address}`);
+    if (fields.length !== 3) c.fail(`${name}.accounts.${address} must be [nonce, balance, code]`);
+    c.quantity(fields[0], `${name}.accounts.${address} nonce`);
+    c.quantity(fields[1], `${name}.accounts.${address} balance`);
+    c.matches(fields[2], DATA, `${name}.accounts.${address} code`, 'hex bytes');
   }
-  for (const [address, slots] of Object.entries(c.object(state.storage, 'state.storage'))) {
-    c.matches(address, ADDRESS, `state.storage key ${JSON.stringify(address.slice(0, 60))}`, 'an address');
-    for (const [slot, value] of Object.entries(c.object(slots, `state.storage.${address}`))) {
-      c.quantity(slot, `state.storage.${address} slot`);
-      c.quantity(value, `state.storage.${address}.${slot}`);
+  for (const [address, slots] of Object.entries(c.object(state.storage, `${name}.storage`))) {
+    c.matches(address, ADDRESS, `${name}.storage key ${JSON.stringify(address.slice(0, 60))}`, 'an address');
+    for (const [slot, value] of Object.entries(c.object(slots, `${name}.storage.${address}`))) {
+      c.quantity(slot, `${name}.storage.${address} slot`);
+      c.quantity(value, `${name}.storage.${address}.${slot}`);
     }
   }
+}
+
+/** A block's state changes made outside its transactions: each before a transaction index, in order. */
+function checkSystemChanges(c: Checker, raw: unknown, transactions: number): void {
+  let previous = 0;
+  c.list(raw, 'systemChanges').forEach((entry, i) => {
+    const name = `systemChanges[${i}]`;
+    const change = c.object(entry, name);
+    const before = change.before;
+    if (typeof before !== 'number' || !Number.isSafeInteger(before) || before < previous || before > transactions) {
+      c.fail(`${name}.before must be a transaction index from ${previous} to ${transactions}, in order`);
+    }
+    previous = before as number;
+    checkStateChanges(c, change.changes, `${name}.changes`);
+  });
 }
 
 /** Checks every field's type and format; answers the same value typed, or throws a StateFileError naming the field. */
@@ -137,6 +152,7 @@ export function checkSavedStateShape(raw: unknown, source: string): SavedState {
     if (receipts.length !== transactions.length) c.fail(`receipts must hold one receipt per transaction (${transactions.length}), not ${receipts.length}`);
     receipts.forEach((receipt, i) => checkReceipt(c, receipt, `receipts[${i}]`));
     checkStateChanges(c, block.state);
+    if (block.systemChanges !== undefined) checkSystemChanges(c, block.systemChanges, transactions.length);
   });
   top.list(saved.queue, 'queue').forEach((tx, i) => top.signedTransaction(tx, `queue[${i}]`));
   if (saved.current !== undefined) checkStateChanges(new Checker(`${source}, current`), saved.current);

@@ -14,6 +14,7 @@ import { calldataFloorGas, transactionIntrinsicGas } from '../intrinsicGas';
 import type { BlockEnvironment, NativeLog } from '../nativeContract';
 import type { ExecutionTracer } from '../trace/recorder';
 import { installCodeAnalysisCache } from './codeAnalysisCache';
+import { installStepHookGuard } from './stepHookGuard';
 import { DraftStateManager } from './draftStateManager';
 import { EvmTraceBridge, failureOf } from './traceBridge';
 
@@ -145,6 +146,7 @@ export class Machine {
       }
       if (!this.analysisKept && result.execResult.runState) {
         installCodeAnalysisCache(result.execResult.runState.interpreter);
+        installStepHookGuard(result.execResult.runState.interpreter);
         this.analysisKept = true;
       }
       await evm.journal.cleanup();

@@ -69,6 +69,24 @@ function memorySlice(memory: Uint8Array, offset: bigint, size: bigint): Hex {
   return bytesToHex(out);
 }
 
+/** Memory's gas for `words` words (the yellow paper's C_mem). */
+function memoryGas(words: bigint): bigint {
+  return 3n * words + (words * words) / 512n;
+}
+
+/**
+ * Whether a LOG of `size` bytes at `offset` can be paid from `gasLeft`: its memory expansion and
+ * data gas. One that cannot fails out of gas and logs nothing (its range may be 2^256 bytes: it is
+ * never read).
+ */
+function logAffordable(memoryBytes: number, offset: bigint, size: bigint, gasLeft: bigint): boolean {
+  if (size === 0n) return true;
+  const words = (offset + size + 31n) / 32n;
+  const current = BigInt(memoryBytes) / 32n;
+  const expansion = words > current ? memoryGas(words) - memoryGas(current) : 0n;
+  return expansion + 8n * size <= gasLeft;
+}
+
 interface OpenFrame {
   frame: TracedFrame;
   message: Message;
@@ -166,7 +184,7 @@ export class EvmTraceBridge {
       this.tracer.account(addressOf(stack[n - 1]));
     } else if (ACCOUNT_SECOND.has(op) && n >= 2) {
       this.tracer.account(addressOf(stack[n - 2]));
-    } else if (op >= LOG0 && op <= LOG4 && n >= 2 + (op - LOG0)) {
+    } else if (op >= LOG0 && op <= LOG4 && n >= 2 + (op - LOG0) && logAffordable(data.memory.length, stack[n - 1], stack[n - 2], data.gasLeft)) {
       const topics: Hex[] = [];
       for (let i = 0; i < op - LOG0; i++) topics.push(wordHex(stack[n - 3 - i]));
       this.tracer.log(data.address.toString(), topics, memorySlice(data.memory, stack[n - 1], stack[n - 2]));

@@ -79,6 +79,8 @@ describe('state files that cannot lie and are not lost', function () {
       [(c) => { c.queue = [[5, 6]]; }, 'invalid argument 0: the state: queue[0][0] must be the signed transaction as hex bytes'],
       [(c) => { c.clock = null; }, 'invalid argument 0: the state: clock must be an object, not null'],
       [(c) => { c.blocks[0].state.storage['0xzz'] = {}; }, 'invalid argument 0: the state, block 0: state.storage key "0xzz" must be an address'],
+      [(c) => { c.blocks[1].systemChanges = [{ before: 9, changes: { accounts: {}, storage: {} } }]; }, 'invalid argument 0: the state, block 1: systemChanges[0].before must be a transaction index from 0 to 3, in order'],
+      [(c) => { c.blocks[1].systemChanges = [{ before: 0, changes: { accounts: [], storage: {} } }]; }, 'invalid argument 0: the state, block 1: systemChanges[0].changes.accounts must be an object'],
     ];
     for (const [change, message] of cases) assert.deepEqual(await refused(change), { code: -32602, message, status: 200 });
     const nothing = await rpcError(target.url, 'mock_loadState', [null]);
