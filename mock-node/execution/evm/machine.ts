@@ -15,6 +15,7 @@ import type { BlockEnvironment, NativeLog } from '../nativeContract';
 import type { ExecutionTracer } from '../trace/recorder';
 import { installCodeAnalysisCache } from './codeAnalysisCache';
 import { installStepHookGuard } from './stepHookGuard';
+import { installSyncStepLoop } from './syncStepLoop';
 import { DraftStateManager } from './draftStateManager';
 import { EvmTraceBridge, failureOf } from './traceBridge';
 
@@ -146,6 +147,7 @@ export class Machine {
       }
       if (!this.analysisKept && result.execResult.runState) {
         installCodeAnalysisCache(result.execResult.runState.interpreter);
+        installSyncStepLoop(result.execResult.runState.interpreter);
         installStepHookGuard(result.execResult.runState.interpreter);
         this.analysisKept = true;
       }
