@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { bundleFileOf, cacheFileOf, cliWithCodeCache, trainCodeCache } from './mock-node/package/codeCache.mjs';
 import { buildRecoverAddon } from './mock-node/native/build.mjs';
+import { evmSpreadPatch } from './mock-node/package/evmSpreadPatch.mjs';
 
 // libsecp256k1 as WebAssembly (tiny-secp256k1, used by mock-node/execution/signatures.ts): the
 // bundles look for secp256k1.wasm beside themselves in dist/, where the build copies it.
@@ -134,8 +135,9 @@ const cli = { ...common, plugins: [...common.plugins, lazyEthers], entryPoints: 
 
 /** The lazy bundles (express, ws, ethers, the EVM), each alone, written under `dir`. */
 const lazyBundles = (dir) => [
-  // The EVM alone, for the lazy require('./machine') of mock-node/execution/evm/index.ts.
-  { ...common, plugins: [wasmBesideBundle], entryPoints: ['mock-node/execution/evm/machine.ts'], outfile: `${dir}/${EVM_BUNDLE}` },
+  // The EVM alone, for the lazy require('./machine') of mock-node/execution/evm/index.ts, with
+  // @ethereumjs/evm's two hot spread literals written as Object.assign (evmSpreadPatch.mjs says why).
+  { ...common, plugins: [wasmBesideBundle, evmSpreadPatch], entryPoints: ['mock-node/execution/evm/machine.ts'], outfile: `${dir}/${EVM_BUNDLE}` },
   // Express and ws alone, for the lazy require('express') and require('ws') of the mock node bundles.
   ...Object.entries(LAZY_BUNDLES).map(([name, file]) => ({
     ...common, plugins: [], stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.', sourcefile: `${name}-entry.js` }, outfile: `${dir}/${file}`,

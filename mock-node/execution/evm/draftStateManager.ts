@@ -113,7 +113,7 @@ export class DraftStateManager implements StateManagerInterface {
   async putCode(address: Address, value: Uint8Array): Promise<void> {
     const found = this.accountRecord(address);
     const current = found instanceof Promise ? await found : found;
-    this.top.setAccount(key(address), { ...current, code: value.length === 0 ? '0x' : bytesToHex(value) });
+    this.top.setAccount(key(address), { nonce: current.nonce, balance: current.balance, code: value.length === 0 ? '0x' : bytesToHex(value) });
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
