@@ -9,7 +9,7 @@ import type { AccessList, LogRecord, ReceiptRecord, TransactionRecord } from '..
 import type { AccountRecord, StateDraft, StateReader } from '../state/worldState';
 import { createdAddress } from './createdAddress';
 import { machineFor } from './evm/index';
-import { initialWarmSet } from './evmGas';
+import { initialWarmSet, isPrecompile } from './evmGas';
 import { calldataFloorGas, intrinsicGas } from './intrinsicGas';
 import { NativePathDeclined, type BlockEnvironment, type CallOutcome, type ContractStorage, type NativeContract, type NativeLog } from './nativeContract';
 import { effectiveGasPrice, maxFeePerGas } from './transaction';
@@ -209,11 +209,15 @@ export interface AppliedTransaction {
   receipt: Omit<ReceiptRecord, 'cumulativeGasUsed' | 'logsBloom'>;
 }
 
-/** Whether a message to `to` runs EVM code: a creation, or an address with code that no native contract serves. */
+/**
+ * Whether a message to `to` runs EVM code: a creation, a precompile (ECRECOVER, SHA256, ... called
+ * directly: it answers and charges as in a contract's call), or an address with code that no
+ * native contract serves.
+ */
 export function messageNeedsEvm(state: StateReader, to: Hex | null, contracts: NativeContracts): boolean {
   if (to === null) return true;
   if (contracts.get(to)) return false;
-  return state.account(to).code !== '0x';
+  return state.account(to).code !== '0x' || isPrecompile(to);
 }
 
 type Applied = AppliedTransaction | { problem: InclusionProblem };

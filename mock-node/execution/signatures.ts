@@ -76,6 +76,16 @@ export function recoverSigner(digest: Uint8Array, r: Uint8Array, s: Uint8Array, 
 
 /** recoverSigner with r and s as one 64-byte compact signature (r ‖ s, each a 32-byte word). */
 export function recoverSignerRs(digest: Uint8Array, rs: Uint8Array, yParity: number, kind: RecoveryBackend = recoveryBackend()): Hex {
+  const key = recoverPublicKey(digest, rs, yParity, kind);
+  const hash = keccak256Bytes(key.subarray(1));
+  return flatHex(hash, 12, 32);
+}
+
+/**
+ * The 65-byte uncompressed public key (0x04 ‖ x ‖ y) whose key made signature rs (r ‖ s) with
+ * recovery bit yParity over a 32-byte digest; throws when it matches no key.
+ */
+export function recoverPublicKey(digest: Uint8Array, rs: Uint8Array, yParity: number, kind: RecoveryBackend = recoveryBackend()): Uint8Array {
   if (digest.length !== 32 || rs.length !== 64 || (yParity !== 0 && yParity !== 1)) throw new Error('invalid signature');
   let key: Uint8Array | null;
   try {
@@ -84,6 +94,5 @@ export function recoverSignerRs(digest: Uint8Array, rs: Uint8Array, yParity: num
     key = null;
   }
   if (!key || key.length !== 65) throw new Error('invalid signature');
-  const hash = keccak256Bytes(key.subarray(1));
-  return flatHex(hash, 12, 32);
+  return key;
 }

@@ -2,6 +2,7 @@
 // @ethereumjs/evm. The bundles resolve require('./machine') to dist/mock-node-evm.js beside them
 // (esbuild.mjs), so start-up neither reads nor compiles it; the single executable keeps it inside.
 import type { Machine } from './machine';
+import { NODE_EVM_CRYPTO } from './nodeCrypto';
 
 const machines = new Map<bigint, Promise<Machine>>();
 
@@ -9,7 +10,7 @@ const machines = new Map<bigint, Promise<Machine>>();
 export function machineFor(chainId: bigint): Promise<Machine> {
   let machine = machines.get(chainId);
   if (!machine) {
-    machine = Promise.resolve().then(() => (require('./machine') as typeof import('./machine')).Machine.create(chainId));
+    machine = Promise.resolve().then(() => (require('./machine') as typeof import('./machine')).Machine.create(chainId, NODE_EVM_CRYPTO));
     machines.set(chainId, machine);
     machine.catch(() => machines.delete(chainId));
   }

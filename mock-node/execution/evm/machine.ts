@@ -16,6 +16,7 @@ import type { ExecutionTracer } from '../trace/recorder';
 import { installCodeAnalysisCache } from './codeAnalysisCache';
 import { installStepHookGuard } from './stepHookGuard';
 import { installSyncStepLoop } from './syncStepLoop';
+import type { EvmCrypto } from './nodeCrypto';
 import { DraftStateManager } from './draftStateManager';
 import { EvmTraceBridge, failureOf } from './traceBridge';
 
@@ -77,8 +78,9 @@ export class Machine {
     private readonly blocks: BlockHashes,
   ) {}
 
-  static async create(chainId: bigint): Promise<Machine> {
-    const common = createCustomCommon({ chainId: Number(chainId) }, Mainnet, { hardfork: EVM_HARDFORK });
+  /** `crypto`: the node's own keccak, ECRECOVER and SHA256 (nodeCrypto.ts); the library's JavaScript ones without it. */
+  static async create(chainId: bigint, crypto?: EvmCrypto): Promise<Machine> {
+    const common = createCustomCommon({ chainId: Number(chainId) }, Mainnet, { hardfork: EVM_HARDFORK, ...(crypto ? { customCrypto: crypto } : {}) });
     const state = new DraftStateManager();
     const blocks = new BlockHashes();
     const evm = await createEVM({ common, stateManager: state, blockchain: blocks as never });
