@@ -3,7 +3,6 @@
 // (encoding/keccak.ts), the ECRECOVER precompile in its libsecp256k1 backends (signatures.ts:
 // native, else WebAssembly, else JavaScript; what a permit or an EIP-3009 authorization in USDC's
 // real bytecode calls), and SHA256 in Node's crypto. The answers are the same; they come sooner.
-import { createHash } from 'node:crypto';
 import { keccak256Bytes } from '../../encoding/keccak';
 import { recoverPublicKey } from '../signatures';
 
@@ -24,6 +23,8 @@ export const NODE_EVM_CRYPTO: EvmCrypto = {
     return recoverPublicKey(hash, rs, Number(v - 27n)).slice(1);
   },
   sha256(data) {
+    // node:crypto required on the first SHA256: start-up does not load it (test/mock-node/unit/startupWork.test.ts).
+    const { createHash } = require('node:crypto') as typeof import('node:crypto');
     const digest = createHash('sha256').update(data).digest();
     return new Uint8Array(digest.buffer, digest.byteOffset, digest.length);
   },
