@@ -22,7 +22,7 @@ const OTHER_TOOLS_FLAGS: Record<string, string> = {
   '--only': 'npm run bench', '--quick': 'npm run bench', '--profile': 'npm run bench', '--json': 'npm run bench and npm run demo',
   '--production': 'node esbuild.mjs',
   '--write': 'test/mock-node/token/gasCalibration.ts', '--check': 'examples/permit-checkout/build.ts',
-  '--interrupt-budget': 'node (V8)', '--single-threaded-gc': 'node (V8)', '--semi-space-growth-factor': 'node (V8)', '--cpu-prof': 'node',
+  '--interrupt-budget': 'node (V8)', '--single-threaded-gc': 'node (V8)', '--single-threaded': 'node (V8)', '--semi-space-growth-factor': 'node (V8)', '--cpu-prof': 'node',
   '--rpc-url': 'cast', '--nonce': 'cast', '--block': 'cast',
   '--prune-history': 'anvil', '--no-mining': 'anvil', '--no-cors': 'anvil',
   // anvil --fork-url's flags that docs/forking.md lists as not offered here
