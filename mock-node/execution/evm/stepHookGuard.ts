@@ -18,11 +18,16 @@ function memoryGas(words: bigint): bigint {
   return 3n * words + (words * words) / 512n;
 }
 
+/** The gas of expanding memory from `wordsNow` words to cover `length` bytes at `offset` (0 when it covers them already). */
+export function memoryExpansionGas(offset: bigint, length: bigint, wordsNow: bigint): bigint {
+  if (length === 0n) return 0n;
+  const words = (offset + length + 31n) / 32n;
+  return words > wordsNow ? memoryGas(words) - memoryGas(wordsNow) : 0n;
+}
+
 /** Whether reading `length` bytes at `offset` expands memory past what `gasLeft` can pay. */
 export function unaffordableRead(offset: bigint, length: bigint, wordsNow: bigint, gasLeft: bigint): boolean {
-  if (length === 0n) return false;
-  const words = (offset + length + 31n) / 32n;
-  return words > wordsNow && memoryGas(words) - memoryGas(wordsNow) > gasLeft;
+  return memoryExpansionGas(offset, length, wordsNow) > gasLeft;
 }
 
 /** Guards the step hook of every interpreter that shares `interpreter`'s prototype; installed once. */

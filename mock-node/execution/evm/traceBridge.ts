@@ -8,6 +8,7 @@ import { EVMError } from '@ethereumjs/evm';
 import { bytesToHex } from '@ethereumjs/util';
 import type { Hex } from '../../encoding/hex';
 import type { CallType, ExecutionTracer, TracedFrame } from '../trace/recorder';
+import { memoryExpansionGas } from './stepHookGuard';
 
 const CALL_TYPES: Record<number, CallType> = { 0xf0: 'CREATE', 0xf1: 'CALL', 0xf2: 'CALLCODE', 0xf4: 'DELEGATECALL', 0xf5: 'CREATE2', 0xfa: 'STATICCALL' };
 const SLOAD = 0x54;
@@ -69,22 +70,13 @@ function memorySlice(memory: Uint8Array, offset: bigint, size: bigint): Hex {
   return bytesToHex(out);
 }
 
-/** Memory's gas for `words` words (the yellow paper's C_mem). */
-function memoryGas(words: bigint): bigint {
-  return 3n * words + (words * words) / 512n;
-}
-
 /**
  * Whether a LOG of `size` bytes at `offset` can be paid from `gasLeft`: its memory expansion and
  * data gas. One that cannot fails out of gas and logs nothing (its range may be 2^256 bytes: it is
  * never read).
  */
 function logAffordable(memoryBytes: number, offset: bigint, size: bigint, gasLeft: bigint): boolean {
-  if (size === 0n) return true;
-  const words = (offset + size + 31n) / 32n;
-  const current = BigInt(memoryBytes) / 32n;
-  const expansion = words > current ? memoryGas(words) - memoryGas(current) : 0n;
-  return expansion + 8n * size <= gasLeft;
+  return memoryExpansionGas(offset, size, BigInt(memoryBytes) / 32n) + 8n * size <= gasLeft;
 }
 
 interface OpenFrame {
