@@ -31,8 +31,12 @@ const SSTORE_CLEAR_REFUND = Number(EVM_GAS.sstoreClearRefund);
 const PRECOMPILES = [...Array.from({ length: 0x11 }, (_, i) => i + 1), 0x100].map((n) => `0x${n.toString(16).padStart(40, '0')}`);
 const PRECOMPILE_SET: ReadonlySet<Hex> = new Set(PRECOMPILES);
 
+/** Every precompile's address starts with these 36 zeros (no letters: case does not matter). */
+const PRECOMPILE_PREFIX = `0x${'0'.repeat(36)}`;
+
+/** Asked of every value transfer's recipient (execute.ts): most answer at the prefix, without a lowercased copy. */
 export function isPrecompile(address: Hex): boolean {
-  return PRECOMPILE_SET.has(address.toLowerCase());
+  return address.startsWith(PRECOMPILE_PREFIX) && PRECOMPILE_SET.has(address.toLowerCase());
 }
 
 /** What a transaction warms before it runs: the precompiles (always warm, not listed), its sender, its recipient, the coinbase and its access list. */
